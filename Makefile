@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+# probe-fastpath: see README.md.  Every target is a script in scripts/.
+
+.PHONY: all bench check deps fetch apply export checkpatch build initramfs shell clean distclean help
+
+all: bench
+
+help:
+	@echo "make bench       build base + patched kernels, boot both, print the timing table and chart"
+	@echo "make check       the tests: pin, apply, checkpatch, build, boot, KUnit + ftracetest + kselftests"
+	@echo "make deps        apt-get install what everything needs"
+	@echo "make fetch       fetch and verify the pinned base into build/linux (tag 'base')"
+	@echo "make apply       reset build/linux branch 'series' to base and git am patches/"
+	@echo "make export      write build/linux's base..series back to patches/"
+	@echo "make checkpatch  scripts/checkpatch.pl --strict on every patch"
+	@echo "make build       build the patched kernel (build/obj/patched)"
+	@echo "make shell       boot the patched kernel with a shell on the console"
+
+bench:
+	@scripts/bench
+
+check:
+	@scripts/check
+
+deps:
+	@scripts/deps
+
+fetch: deps
+	@scripts/fetch-base
+
+apply: fetch
+	@scripts/apply
+
+export:
+	@scripts/export
+
+checkpatch:
+	@scripts/checkpatch
+
+build: apply
+	@scripts/build-kernel patched
+
+initramfs: build
+	@scripts/mkinitramfs patched
+
+shell: initramfs
+	@VM_TIMEOUT=86400 scripts/run-vm patched shell /dev/stderr wall || true
+
+clean:
+	rm -rf build/obj build/initramfs-* results
+
+distclean:
+	rm -rf build results

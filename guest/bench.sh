@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# pf.mode=bench: per-hit cost of each probe path, as tracefs probe events.
+# Every row measures its own no-probe baseline right before the probed run,
+# on the same workload, and prints
+#   PF-BENCH <row> <base ns/call> <probed ns/call> <per-hit> <stddev> <hits> <expected> <missed>
+# Under -icount shift=0 one ns is one guest instruction.
+T=/sys/kernel/tracing
+B=/root/pfbench
+KITERS=${KITERS:-20000}
+UITERS=${UITERS:-5000}
+REPS=${REPS:-5}
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	pf.kiters=*) KITERS=${arg#pf.kiters=} ;;
+	pf.uiters=*) UITERS=${arg#pf.uiters=} ;;
+	pf.reps=*) REPS=${arg#pf.reps=} ;;
+	esac
+done
+rc=0
+
+echo 0 > $T/tracing_on
+echo > $T/trace
+echo 1 > $T/tracing_on
+echo 1 > /proc/sys/debug/kprobes-optimization
+
+kprofile() { # event -> "hits missed"
+	awk -v e="$1" '$1 == e { print $2, $3 }' $T/kprobe_profile
+}
+uprofile() { # event -> "hits 0"
+	awk -v e="$1" '$2 == e { print $3, 0 }' $T/uprobe_profile
+}
+
+# row NAME WORKLOAD ITERS GROUP/EVENT PROFILEFN DEFINITION
+row() {
+	name=$1 wl=$2 n=$3 ev=$4 prof=$5 def=$6
+	file=$T/kprobe_events
+	[ "$prof" = uprofile ] && file=$T/uprobe_events
+	base=$($B run "$wl" "$n" "$REPS" | cut -d' ' -f1)
+	if ! echo "$def" >> $file; then
+		echo "PF-BENCH-ERROR $name cannot add '$def'"
+		rc=1
+		return
+	fi
+	echo 1 > $T/events/$ev/enable
+	[ -n "$SETTLE" ] && $SETTLE
+	st=$(grep -h "$PROBED_SYM" /sys/kernel/debug/kprobes/list 2>/dev/null | head -1)
+	set -- $($prof ${ev#*/})
+	h0=$1
+	set -- $($B run "$wl" "$n" "$REPS")
+	with=$1 sd=$3
+	set -- $($prof ${ev#*/})
+	hits=$(($1 - h0)) missed=$2
+	echo 0 > $T/events/$ev/enable
+	echo "-:$ev" >> $file
+	echo 0 > $T/trace
+	cost=$(awk -v a="$with" -v b="$base" 'BEGIN { printf "%.1f", a - b }')
+	echo "PF-BENCH $name $base $with $cost $sd $hits $((n * REPS)) $missed"
+	[ -n "$st" ] && echo "PF-BENCH-STATE $name $st"
+	if [ "$hits" -lt $((n * REPS)) ] || [ "$missed" != 0 ]; then
+		echo "PF-BENCH-ERROR $name hits=$hits expected=$((n * REPS)) missed=$missed"
+		rc=1
+	fi
+}
+
+settle() { sleep 1; }
+
+# The INT3/optimized kprobe target: the first offset into __task_pid_nr_ns
+# (on getpid's path) at which a kprobe gets optimized.
+SYM=__task_pid_nr_ns
+OFF=
+for off in $(seq 5 80); do
+	echo "p:pfscan/s $SYM+$off" >> $T/kprobe_events 2>/dev/null || continue
+	echo 1 > $T/events/pfscan/s/enable
+	sleep 0.2
+	opt=$(grep -c "$SYM+$off.*OPTIMIZED" /sys/kernel/debug/kprobes/list)
+	echo 0 > $T/events/pfscan/s/enable
+	echo "-:pfscan/s" >> $T/kprobe_events
+	if [ "$opt" -gt 0 ]; then OFF=$off; break; fi
+done
+echo "PF-BENCH-INFO optprobe target $SYM+$OFF"
+
+PROBED_SYM=__x64_sys_getpid SETTLE=
+row kprobe_ftrace getpid $KITERS pf/kpf kprofile "p:pf/kpf __x64_sys_getpid"
+if [ -n "$OFF" ]; then
+	PROBED_SYM=$SYM SETTLE=settle
+	row kprobe_opt getpid $KITERS pf/kpo kprofile "p:pf/kpo $SYM+$OFF"
+	echo 0 > /proc/sys/debug/kprobes-optimization
+	row kprobe_int3 getpid $KITERS pf/kpi kprofile "p:pf/kpi $SYM+$OFF"
+	echo 1 > /proc/sys/debug/kprobes-optimization
+else
+	echo "PF-BENCH-ERROR kprobe_opt no optimizable offset in $SYM"
+	rc=1
+fi
+PROBED_SYM=__x64_sys_getpid SETTLE=
+row kretprobe getpid $KITERS pf/krp kprofile "r:pf/krp __x64_sys_getpid"
+
+PROBED_SYM=NONE
+o=$($B offset pf_ufunc)
+row uprobe ufunc $UITERS pfu/up uprofile "p:pfu/up $B:$o"
+row uretprobe ufunc $UITERS pfu/urp uprofile "r:pfu/urp $B:$o"
+o=$($B offset pf_uemul)
+row uprobe_emul uemul $UITERS pfu/upe uprofile "p:pfu/upe $B:$o"
+o=$($B offset pf_unop5)
+row uprobe_nop5 unop5 $UITERS pfu/upn uprofile "p:pfu/upn $B:$o"
+exit $rc

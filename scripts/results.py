@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn VM console logs into test results and benchmark tables.
+
+  results.py check LOG          TAP lines for every case found in LOG (KUnit,
+                                ftracetest, kselftest, splat scan), then
+                                "# totals: P F S" as the last line
+  results.py bench OUTDIR NAME=LOG...
+                                per-row per-hit costs from PF-BENCH lines of
+                                the logs (base/patched x icount/wall); writes
+                                OUTDIR/bench.json, bench.tsv, bench.svg/png and
+                                prints the side-by-side table
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+)\s*-?\s*(.*?)\s*$')
+SPLAT = re.compile(
+    r'^(BUG:|WARNING:|Oops|Kernel panic|kernel BUG|general protection fault|'
+    r'UBSAN:|KASAN:|INFO: (possible|task .* blocked|rcu)|rcu: INFO|'
+    r'.*kmemleak: \d+ new suspected memory leaks|Unable to handle|'
+    r'WARNING: suspicious RCU usage|.*stack-protector:|'
+    r'.*double fault|.*int3: 0000)')
+
+
+def lines_of(path):
+    with open(path, errors='replace') as f:
+        for raw in f:
+            yield TS.sub('', raw.rstrip('\n').replace('\r', ''))
+
+
+def classify(status, desc):
+    d = desc.upper()
+    if '# SKIP' in d:
+        return 'skip'
+    if '# XFAIL' in d:
+        return 'pass'
+    return 'pass' if status == 'ok' else 'fail'
+
+
+def known_failures():
+    """config/ftracetest.xfail: '<case description> | <reason>' lines."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                        'config', 'ftracetest.xfail')
+    xf = {}
+    if os.path.exists(path):
+        for ln in open(path):
+            if ln.strip() and not ln.startswith('#') and '|' in ln:
+                desc, why = ln.split('|', 1)
+                xf['ftracetest: ' + desc.strip()] = why.strip()
+    return xf
+
+
+def check(log):
+    out = []          # (result, name)
+    lines = list(lines_of(log))
+    xfail = known_failures()
+    # 1. KUnit (boot time, before the PF-MODE line)
+    kunit_suites = []
+    for ln in lines:
+        if ln.startswith('PF-MODE'):
+            break
+        m = RESULT.match(ln)
+        if not m:
+            continue
+        indent, status, _, desc = m.groups()
+        name = desc.split(' # ')[0]
+        if indent:
+            out.append((classify(status, desc), 'kunit: ' + name))
+        else:
+            kunit_suites.append(name)
+            if status != 'ok':
+                out.append(('fail', 'kunit suite: ' + name))
+    if 'kprobes_test' not in kunit_suites:
+        out.append(('fail', 'kunit: kprobes_test suite did not run'))
+    # 2. (K)TAP sections framed by PF-BEGIN/PF-END
+    sec = None
+    inner = []
+    for ln in lines:
+        if ln.startswith('PF-BEGIN '):
+            sec, inner, top = ln.split()[1], [], []
+            continue
+        if sec and ln.startswith('PF-END '):
+            if sec == 'kselftest':
+                for name, res in top:
+                    if res == 'fail':
+                        out.append(('fail', 'kselftest: ' + name))
+                out.extend(inner)
+                if not top:
+                    out.append(('fail', 'kselftest: no test reported'))
+            elif not inner:
+                out.append(('fail', sec + ': no test reported'))
+            else:
+                out.extend(inner)
+            sec = None
+            continue
+        if not sec:
+            continue
+        if sec == 'kselftest':
+            if ln.startswith('# '):
+                m = RESULT.match(ln[2:])
+                if m and not m.group(1):
+                    desc = m.group(4)
+                    inner.append((classify(m.group(2), desc),
+                                  'kselftest: ' + desc.split(' # ')[0]))
+            else:
+                m = RESULT.match(ln)
+                if m and not m.group(1):
+                    top.append((m.group(4), classify(m.group(2), m.group(4))))
+        else:
+            m = RESULT.match(ln)
+            if m and not m.group(1):
+                desc = m.group(4)
+                inner.append((classify(m.group(2), desc),
+                              sec + ': ' + desc.split(' # ')[0]))
+    if sec:
+        out.extend(inner)
+        out.append(('fail', sec + ': section did not finish (guest crashed?)'))
+    # cases the guest did not run (config/ftracetest.skip)
+    for ln in lines:
+        if ln.startswith('PF-SKIP '):
+            name, _, why = ln[len('PF-SKIP '):].partition('|')
+            out.append(('skip', f'{name.strip()} # SKIP not run: {why.strip()}'))
+    # known failures of the base kernel with this config
+    for i, (res, name) in enumerate(out):
+        if res == 'fail' and name in xfail:
+            out[i] = ('skip', f'{name} # SKIP known failure: {xfail[name]}')
+    # 3. splats anywhere on the console
+    splats = [ln for ln in lines if SPLAT.match(ln)]
+    out.append(('fail' if splats else 'pass', 'no kernel splat on the console'))
+    for s in splats[:20]:
+        print('#   splat: ' + s)
+    # 4. the guest's own verdict
+    done = [ln for ln in lines if ln.startswith('PF-DONE')]
+    if not done:
+        out.append(('fail', 'guest reported completion'))
+    p = f = s = 0
+    for n, (res, name) in enumerate(out, 1):
+        if res == 'pass':
+            p += 1
+            print(f'ok {n} {name}')
+        elif res == 'skip':
+            s += 1
+            print(f'ok {n} {name}' + ('' if '# SKIP' in name else ' # SKIP'))
+        else:
+            f += 1
+            print(f'not ok {n} {name}')
+    print(f'# totals: {p} {f} {s}')
+    return 0 if f == 0 else 1
+
+
+def bench_rows(log):
+    rows, order = {}, []
+    for ln in lines_of(log):
+        if ln.startswith('PF-BENCH '):
+            f = ln.split()
+            name = f[1]
+            rows[name] = dict(base=float(f[2]), probed=float(f[3]),
+                              cost=float(f[4]), sd=float(f[5]),
+                              hits=int(f[6]), expected=int(f[7]),
+                              missed=f[8])
+            order.append(name)
+        elif ln.startswith('PF-BENCH-STATE '):
+            f = ln.split(None, 2)
+            if f[1] in rows:
+                rows[f[1]]['state'] = f[2]
+    return rows, order
+
+
+def bench(outdir, specs):
+    data, order = {}, []
+    for spec in specs:
+        key, log = spec.split('=', 1)
+        rows, o = bench_rows(log) if os.path.exists(log) else ({}, [])
+        data[key] = rows
+        for r in o:
+            if r not in order:
+                order.append(r)
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, 'bench.json'), 'w') as f:
+        json.dump({'rows': order, 'runs': data,
+                   'unit': {'icount': 'guest instructions per hit',
+                            'wall': 'ns per hit (TCG wall clock, noisy)'}},
+                  f, indent=1)
+
+    def cost(run, row):
+        r = data.get(run, {}).get(row)
+        return r['cost'] if r else None
+
+    def fmt(v, w=9):
+        return f'{v:{w}.0f}' if v is not None else f'{"-":>{w}}'
+
+    def ratio(b, p):
+        return f'{p / b:6.2f}' if b and p is not None and b > 0 else '     -'
+
+    hdr = (f'{"probe path (per hit)":<16} | {"base":>9} {"patched":>9} {"ratio":>6}'
+           f' | {"base":>9} {"patched":>9} {"ratio":>6}')
+    print(f'{"":<16} | {"icount: guest instructions":^26} | {"wall ns (TCG, noisy)":^26}')
+    print(hdr)
+    print('-' * len(hdr))
+    tsv = ['row\tbase_icount\tpatched_icount\tratio_icount\tbase_wall_ns\tpatched_wall_ns\tratio_wall']
+    for row in order:
+        bi, pi = cost('base-icount', row), cost('patched-icount', row)
+        bw, pw = cost('base-wall', row), cost('patched-wall', row)
+        print(f'{row:<16} | {fmt(bi)} {fmt(pi)} {ratio(bi, pi)} | {fmt(bw)} {fmt(pw)} {ratio(bw, pw)}')
+        tsv.append('\t'.join(str(x) if x is not None else '' for x in
+                             (row, bi, pi, ratio(bi, pi).strip(), bw, pw, ratio(bw, pw).strip())))
+    with open(os.path.join(outdir, 'bench.tsv'), 'w') as f:
+        f.write('\n'.join(tsv) + '\n')
+    chart(outdir, order, data)
+    bad = [(k, r) for k, rows in data.items() for r, v in rows.items()
+           if v['hits'] < v['expected'] or v['missed'] != '0']
+    for k, r in bad:
+        print(f'# WARNING: {k} {r}: hits {data[k][r]["hits"]} < {data[k][r]["expected"]} '
+              f'or missed {data[k][r]["missed"]}')
+    return 0
+
+
+def chart(outdir, order, data):
+    dat = os.path.join(outdir, 'bench.dat')
+    with open(dat, 'w') as f:
+        for row in order:
+            vals = [data.get(k, {}).get(row, {}).get('cost') for k in
+                    ('base-icount', 'patched-icount')]
+            f.write(f'{row} ' + ' '.join(str(v) if v is not None else '0' for v in vals) + '\n')
+    gp = f'''
+set terminal svg size 900,480 dynamic font "sans,11"
+set output "{outdir}/bench.svg"
+set title "probe-fastpath: cost per probe hit (guest instructions, QEMU -icount shift=0)"
+set ylabel "guest instructions per hit (above no-probe baseline)"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set xtics rotate by -30 noenhanced
+set grid ytics
+set key top left
+set yrange [0:*]
+plot "{dat}" using 2:xtic(1) title "base (6.12)" lc rgb "#999999", \
+     "" using 3 title "patched" lc rgb "#2266cc"
+set terminal pngcairo size 900,480 font "sans,10"
+set output "{outdir}/bench.png"
+replot
+'''
+    try:
+        subprocess.run(['gnuplot'], input=gp, text=True, check=True,
+                       stderr=subprocess.DEVNULL)
+    except (OSError, subprocess.CalledProcessError):
+        # pngcairo may be missing in gnuplot-nox; the SVG is written first.
+        pass
+
+
+if __name__ == '__main__':
+    if len(sys.argv) >= 3 and sys.argv[1] == 'check':
+        sys.exit(check(sys.argv[2]))
+    if len(sys.argv) >= 4 and sys.argv[1] == 'bench':
+        sys.exit(bench(sys.argv[2], sys.argv[3:]))
+    print(__doc__)
+    sys.exit(2)
