@@ -21,10 +21,16 @@ done
 ./ftracetest -K $cases 2>&1
 echo "PF-END ftracetest rc=$?"
 
-if [ -d /kselftest ]; then
-	echo "PF-BEGIN kselftest"
-	cd /kselftest || exit 1
-	./run_kselftest.sh 2>&1
-	echo "PF-END kselftest rc=$?"
+# The series' kselftests, run directly (run_kselftest.sh wants GNU timeout's
+# --foreground, which busybox lacks), each with its settings' timeout.
+if [ -f /kselftest/kselftest-list.txt ]; then
+	while IFS=: read -r coll test; do
+		t=45
+		[ -f /kselftest/$coll/settings ] &&
+			t=$(sed -n 's/^timeout=//p' /kselftest/$coll/settings)
+		echo "PF-BEGIN kselftest-$coll:$test"
+		(cd /kselftest/$coll && timeout "${t:-45}" ./$test 2>&1)
+		echo "PF-END kselftest-$coll:$test rc=$?"
+	done < /kselftest/kselftest-list.txt
 fi
 exit $rc

@@ -77,49 +77,43 @@ def check(log):
                 out.append(('fail', 'kunit suite: ' + name))
     if 'kprobes_test' not in kunit_suites:
         out.append(('fail', 'kunit: kprobes_test suite did not run'))
-    # 2. (K)TAP sections framed by PF-BEGIN/PF-END
+    # 2. (K)TAP sections framed by PF-BEGIN/PF-END: ftracetest (KTAP) and
+    #    each kselftest program (TAP from kselftest.h)
     sec = None
-    inner = []
+    inner, plan = [], None
     for ln in lines:
         if ln.startswith('PF-BEGIN '):
-            sec, inner, top = ln.split()[1], [], []
+            sec, inner, plan = ln.split()[1], [], None
             continue
         if sec and ln.startswith('PF-END '):
-            if sec == 'kselftest':
-                for name, res in top:
-                    if res == 'fail':
-                        out.append(('fail', 'kselftest: ' + name))
-                out.extend(inner)
-                if not top:
-                    out.append(('fail', 'kselftest: no test reported'))
-            elif not inner:
+            m = re.search(r'rc=(\d+)', ln)
+            rc = int(m.group(1)) if m else -1
+            out.extend(inner)
+            if not inner and not (sec.startswith('kselftest') and rc == 4):
                 out.append(('fail', sec + ': no test reported'))
-            else:
-                out.extend(inner)
+            if plan is not None and len(inner) < plan:
+                out.append(('fail', f'{sec}: only {len(inner)} of {plan} planned cases reported'))
+            if sec.startswith('kselftest') and rc not in (0, 4) and \
+                    not any(r == 'fail' for r, _ in inner):
+                out.append(('fail', f'{sec}: exit status {rc}'))
+            if sec.startswith('kselftest') and rc == 4 and not inner:
+                out.append(('skip', f'{sec}: skipped as a whole'))
             sec = None
             continue
         if not sec:
             continue
-        if sec == 'kselftest':
-            if ln.startswith('# '):
-                m = RESULT.match(ln[2:])
-                if m and not m.group(1):
-                    desc = m.group(4)
-                    inner.append((classify(m.group(2), desc),
-                                  'kselftest: ' + desc.split(' # ')[0]))
-            else:
-                m = RESULT.match(ln)
-                if m and not m.group(1):
-                    top.append((m.group(4), classify(m.group(2), m.group(4))))
-        else:
-            m = RESULT.match(ln)
-            if m and not m.group(1):
-                desc = m.group(4)
-                inner.append((classify(m.group(2), desc),
-                              sec + ': ' + desc.split(' # ')[0]))
+        m = re.match(r'^1\.\.(\d+)$', ln)
+        if m:
+            plan = int(m.group(1))
+            continue
+        m = RESULT.match(ln)
+        if m and not m.group(1):
+            desc = m.group(4)
+            inner.append((classify(m.group(2), desc),
+                          sec + ': ' + desc.split(' # ')[0]))
     if sec:
         out.extend(inner)
-        out.append(('fail', sec + ': section did not finish (guest crashed?)'))
+        out.append(('fail', sec + ': section did not finish (guest crashed or hung)'))
     # cases the guest did not run (config/ftracetest.skip)
     for ln in lines:
         if ln.startswith('PF-SKIP '):
@@ -197,16 +191,16 @@ def bench(outdir, specs):
     def ratio(b, p):
         return f'{p / b:6.2f}' if b and p is not None and b > 0 else '     -'
 
-    hdr = (f'{"probe path (per hit)":<16} | {"base":>9} {"patched":>9} {"ratio":>6}'
+    hdr = (f'{"probe path (per hit)":<26} | {"base":>9} {"patched":>9} {"ratio":>6}'
            f' | {"base":>9} {"patched":>9} {"ratio":>6}')
-    print(f'{"":<16} | {"icount: guest instructions":^26} | {"wall ns (TCG, noisy)":^26}')
+    print(f'{"":<26} | {"icount: guest instructions":^26} | {"wall ns (TCG, noisy)":^26}')
     print(hdr)
     print('-' * len(hdr))
     tsv = ['row\tbase_icount\tpatched_icount\tratio_icount\tbase_wall_ns\tpatched_wall_ns\tratio_wall']
     for row in order:
         bi, pi = cost('base-icount', row), cost('patched-icount', row)
         bw, pw = cost('base-wall', row), cost('patched-wall', row)
-        print(f'{row:<16} | {fmt(bi)} {fmt(pi)} {ratio(bi, pi)} | {fmt(bw)} {fmt(pw)} {ratio(bw, pw)}')
+        print(f'{row:<26} | {fmt(bi)} {fmt(pi)} {ratio(bi, pi)} | {fmt(bw)} {fmt(pw)} {ratio(bw, pw)}')
         tsv.append('\t'.join(str(x) if x is not None else '' for x in
                              (row, bi, pi, ratio(bi, pi).strip(), bw, pw, ratio(bw, pw).strip())))
     with open(os.path.join(outdir, 'bench.tsv'), 'w') as f:
@@ -228,30 +222,41 @@ def chart(outdir, order, data):
                     ('base-icount', 'patched-icount')]
             f.write(f'{row} ' + ' '.join(str(v) if v is not None else '0' for v in vals) + '\n')
     gp = f'''
-set terminal svg size 900,480 dynamic font "sans,11"
+set terminal svg size 1000,720 dynamic font "sans,11"
 set output "{outdir}/bench.svg"
-set title "probe-fastpath: cost per probe hit (guest instructions, QEMU -icount shift=0)"
-set ylabel "guest instructions per hit (above no-probe baseline)"
+set multiplot layout 2,1 title "probe-fastpath: cost per probe hit, base 6.12 vs patched (QEMU -icount shift=0)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
-set xtics rotate by -30 noenhanced
 set grid ytics
 set key top left
-set yrange [0:*]
-plot "{dat}" using 2:xtic(1) title "base (6.12)" lc rgb "#999999", \
+set lmargin 12
+set rmargin 6
+set xtics rotate by -30 noenhanced font ",9"
+set logscale y
+set ylabel "guest instructions per hit"
+set yrange [10:*]
+plot "{dat}" using 2:xtic(1) title "base (6.12)" lc rgb "#999999", \\
      "" using 3 title "patched" lc rgb "#2266cc"
-set terminal pngcairo size 900,480 font "sans,10"
-set output "{outdir}/bench.png"
-replot
+unset logscale y
+set yrange [0:1.2]
+set ylabel "patched / base"
+set ytics 0.25
+plot "{dat}" using ($2 > 0 ? $3/$2 : 1/0):xtic(1) title "ratio (lower is better)" lc rgb "#2266cc", \\
+     1 with lines dt 2 lc rgb "#444444" notitle
+unset multiplot
 '''
-    try:
-        subprocess.run(['gnuplot'], input=gp, text=True, check=True,
-                       stderr=subprocess.DEVNULL)
-    except (OSError, subprocess.CalledProcessError):
-        # pngcairo may be missing in gnuplot-nox; the SVG is written first.
-        pass
+    gp_png = gp.replace('set terminal svg size 1000,720 dynamic font "sans,11"',
+                        'set terminal pngcairo size 1000,720 font "sans,10"').replace(
+        f'set output "{outdir}/bench.svg"', f'set output "{outdir}/bench.png"')
+    for script in (gp, gp_png):
+        try:
+            subprocess.run(['gnuplot'], input=script, text=True, check=True,
+                           stderr=subprocess.DEVNULL)
+        except (OSError, subprocess.CalledProcessError):
+            # pngcairo may be missing from gnuplot-nox; the SVG comes first
+            pass
 
 
 if __name__ == '__main__':
