@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # probe-fastpath: see README.md.  Every target is a script in scripts/.
 
-.PHONY: all bench check deps fetch apply export checkpatch build initramfs shell clean distclean help
+.PHONY: all bench check deps fetch apply export checkpatch build initramfs shell bisect-check config-matrix clean distclean help
 
 all: bench
 
@@ -15,6 +15,8 @@ help:
 	@echo "make checkpatch  scripts/checkpatch.pl --strict on every patch"
 	@echo "make build       build the patched kernel (build/obj/patched)"
 	@echo "make shell       boot the patched kernel with a shell on the console"
+	@echo "make bisect-check   build every prefix of the series"
+	@echo "make config-matrix  build with KPROBES/UPROBES/FUNCTION_TRACER off, PREEMPT_NONE, i386"
 
 bench:
 	@scripts/bench
@@ -45,6 +47,12 @@ initramfs: build
 
 shell: initramfs
 	@VM_TIMEOUT=86400 scripts/run-vm patched shell /dev/stderr wall || true
+
+bisect-check: apply
+	@scripts/bisect-check
+
+config-matrix: apply
+	@scripts/config-matrix
 
 clean:
 	rm -rf build/obj build/initramfs-* results
