@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # probe-fastpath: see README.md.  Every target is a script in scripts/.
 
-.PHONY: all bench check deps fetch apply export checkpatch build initramfs shell bisect-check config-matrix clean distclean help
+.PHONY: all bench check check-debug deps fetch apply export checkpatch build initramfs shell bisect-check config-matrix clean distclean help
 
 all: bench
 
 help:
 	@echo "make bench       build base + patched kernels, boot both, print the timing table and chart"
 	@echo "make check       the tests: pin, apply, checkpatch, build, boot, KUnit + ftracetest + kselftests"
+	@echo "make check-debug the same tests on a lockdep/PROVE_RCU/DEBUG_ATOMIC_SLEEP kernel"
 	@echo "make deps        apt-get install what everything needs"
 	@echo "make fetch       fetch and verify the pinned base into build/linux (tag 'base')"
 	@echo "make apply       reset build/linux branch 'series' to base and git am patches/"
@@ -23,6 +24,9 @@ bench:
 
 check:
 	@scripts/check
+
+check-debug:
+	@DEBUG_KERNEL=1 scripts/check
 
 deps:
 	@scripts/deps
