@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # probe-fastpath: see README.md.  Every target is a script in scripts/.
 
-.PHONY: all bench check check-debug deps fetch apply export checkpatch build initramfs shell bisect-check config-matrix clean distclean help
+.PHONY: all bench check check-debug deps fetch apply export checkpatch build initramfs shell bisect-check config-matrix hardening clean distclean help
 
 all: bench
 
@@ -18,6 +18,7 @@ help:
 	@echo "make shell       boot the patched kernel with a shell on the console"
 	@echo "make bisect-check   build every prefix of the series"
 	@echo "make config-matrix  build with KPROBES/UPROBES/FUNCTION_TRACER off, PREEMPT_NONE, i386"
+	@echo "make hardening   bisect-check + config-matrix + check-debug, one summary line"
 
 bench:
 	@scripts/bench
@@ -57,6 +58,9 @@ bisect-check: apply
 
 config-matrix: apply
 	@scripts/config-matrix
+
+hardening: apply
+	@scripts/hardening
 
 clean:
 	rm -rf build/obj build/initramfs-* results

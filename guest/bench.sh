@@ -28,7 +28,6 @@ if [ -x /kselftest/kprobes/probe_paths ]; then
 	sed -n 's/^# bench: /PF-BENCH /p' /tmp/probe_paths.out
 	sed -n 's/^# bench-info: /PF-BENCH-INFO /p' /tmp/probe_paths.out
 	grep -q '^not ok' /tmp/probe_paths.out && rc=1
-	HAVE_SELFTEST=1
 fi
 
 echo 0 > $T/tracing_on
@@ -39,15 +38,11 @@ echo 1 > /proc/sys/debug/kprobes-optimization
 kprofile() { # event -> "hits missed"
 	awk -v e="$1" '$1 == e { print $2, $3 }' $T/kprobe_profile
 }
-uprofile() { # event -> "hits 0"
-	awk -v e="$1" '$2 == e { print $3, 0 }' $T/uprobe_profile
-}
 
 # row NAME WORKLOAD ITERS GROUP/EVENT PROFILEFN DEFINITION
 row() {
 	name=$1 wl=$2 n=$3 ev=$4 prof=$5 def=$6
 	file=$T/kprobe_events
-	[ "$prof" = uprofile ] && file=$T/uprobe_events
 	base=$($B run "$wl" "$n" "$REPS" | cut -d' ' -f1)
 	if ! echo "$def" >> $file; then
 		echo "PF-BENCH-ERROR $name cannot add '$def'"
@@ -116,15 +111,12 @@ fi
 PROBED_SYM=__x64_sys_getpid SETTLE=
 row getpid_kretprobe getpid $KITERS pf/krp kprofile "r:pf/krp __x64_sys_getpid"
 
-# uprobes: the selftest has them; without it (older series) time them here
-if [ -z "$HAVE_SELFTEST" ]; then
-	PROBED_SYM=NONE
-	o=$($B offset pf_ufunc)
-	row uprobe ufunc $UITERS pfu/up uprofile "p:pfu/up $B:$o"
-	row uretprobe ufunc $UITERS pfu/urp uprofile "r:pfu/urp $B:$o"
-	o=$($B offset pf_uemul)
-	row uprobe_emulated uemul $UITERS pfu/upe uprofile "p:pfu/upe $B:$o"
-	o=$($B offset pf_unop5)
-	row uprobe_nop5 unop5 $UITERS pfu/upn uprofile "p:pfu/upn $B:$o"
+# Return-instance allocations per uretprobe hit (kmem tracepoints), from
+# the uretprobe selftest's last case: a child making 100000 hits.
+if [ -x /kselftest/kprobes/uretprobe_instances ]; then
+	(cd /kselftest/kprobes && ./uretprobe_instances -m 100000) \
+		> /tmp/uretprobe_instances.out 2>&1
+	grep -E '^# uretprobe_million|^(not )?ok' /tmp/uretprobe_instances.out
+	sed -n 's/^# bench-info: /PF-BENCH-INFO /p' /tmp/uretprobe_instances.out
 fi
 exit $rc

@@ -5,6 +5,14 @@
 # block is framed by PF-BEGIN/PF-END so the host can parse its (K)TAP.
 rc=0
 
+# A kmemleak kernel (make check-debug): forget what boot left behind, so
+# that the scan after the tests reports what they leaked.
+kmemleak=/sys/kernel/debug/kmemleak
+if [ -w "$kmemleak" ]; then
+	echo scan > "$kmemleak"
+	echo clear > "$kmemleak"
+fi
+
 echo "PF-BEGIN ftracetest"
 cd /ftrace || exit 1
 # The cases that cover kprobes, kretprobes, uprobes and dynamic events.
@@ -32,5 +40,16 @@ if [ -f /kselftest/kselftest-list.txt ]; then
 		(cd /kselftest/$coll && timeout "${t:-45}" ./$test 2>&1)
 		echo "PF-END kselftest-$coll:$test rc=$?"
 	done < /kselftest/kselftest-list.txt
+fi
+
+# kmemleak only reports objects older than 5 s: scan, wait, scan again.  A
+# leak shows on the console as "kmemleak: N new suspected memory leaks".
+if [ -w "$kmemleak" ]; then
+	echo "PF-BEGIN kmemleak"
+	echo scan > "$kmemleak"
+	sleep 6
+	echo scan > "$kmemleak"
+	cat "$kmemleak"
+	echo "PF-END kmemleak"
 fi
 exit $rc
