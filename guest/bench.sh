@@ -21,13 +21,17 @@ for arg in $(cat /proc/cmdline); do
 done
 rc=0
 
+# kprobe_ftrace_post_join is not run: on unpatched 6.12 it leaves a
+# half-unregistered kprobe that oopses the kernel when the test module is
+# unloaded (make check runs it on the patched kernel).  Bench lines are
+# printed as they come, so that a crash still leaves the rows before it.
 if [ -x /kselftest/kprobes/probe_paths ]; then
-	(cd /kselftest/kprobes && ./probe_paths -n "$KITERS" -u "$UITERS" -r "$REPS") \
-		> /tmp/probe_paths.out 2>&1
-	cat /tmp/probe_paths.out
-	sed -n 's/^# bench: /PF-BENCH /p' /tmp/probe_paths.out
-	sed -n 's/^# bench-info: /PF-BENCH-INFO /p' /tmp/probe_paths.out
+	(cd /kselftest/kprobes &&
+	 ./probe_paths -n "$KITERS" -u "$UITERS" -r "$REPS" -s kprobe_ftrace_post_join) 2>&1 |
+		tee /tmp/probe_paths.out |
+		sed -n -e 's/^# bench: /PF-BENCH /p' -e 's/^# bench-info: /PF-BENCH-INFO /p'
 	grep -q '^not ok' /tmp/probe_paths.out && rc=1
+	cat /tmp/probe_paths.out
 fi
 
 echo 0 > $T/tracing_on
