@@ -36,8 +36,17 @@ if [ -f /kselftest/kselftest-list.txt ]; then
 		t=45
 		[ -f /kselftest/$coll/settings ] &&
 			t=$(sed -n 's/^timeout=//p' /kselftest/$coll/settings)
+		# a debug (KASAN, lockdep, kmemleak) kernel is several times
+		# slower: fewer iterations, the same checks
+		args=
+		if [ -w "$kmemleak" ]; then
+			case $test in
+			probe_paths) args="-n 2000 -u 1000 -r 3 -m 1000" ;;
+			uretprobe_instances) args="-m 100000" ;;
+			esac
+		fi
 		echo "PF-BEGIN kselftest-$coll:$test"
-		(cd /kselftest/$coll && timeout "${t:-45}" ./$test 2>&1)
+		(cd /kselftest/$coll && timeout "${t:-45}" ./$test $args 2>&1)
 		echo "PF-END kselftest-$coll:$test rc=$?"
 	done < /kselftest/kselftest-list.txt
 fi
