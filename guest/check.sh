@@ -40,8 +40,9 @@ if [ -f /kselftest/kselftest-list.txt ]; then
 		# slower: fewer iterations, the same checks
 		args=
 		if [ -w "$kmemleak" ]; then
+			t=$((${t:-45} * 3))
 			case $test in
-			probe_paths) args="-n 2000 -u 1000 -r 3 -m 1000" ;;
+			probe_paths) args="-n 1000 -u 500 -r 3 -m 200" ;;
 			uretprobe_instances) args="-m 100000" ;;
 			esac
 		fi
@@ -55,10 +56,18 @@ fi
 # leak shows on the console as "kmemleak: N new suspected memory leaks".
 if [ -w "$kmemleak" ]; then
 	echo "PF-BEGIN kmemleak"
+	echo "TAP version 13"
+	echo "1..1"
 	echo scan > "$kmemleak"
 	sleep 6
 	echo scan > "$kmemleak"
 	cat "$kmemleak"
+	n=$(grep -c '^unreferenced object' "$kmemleak")
+	if [ "$n" -eq 0 ]; then
+		echo "ok 1 kmemleak: no unreferenced object after the tests"
+	else
+		echo "not ok 1 kmemleak: $n unreferenced objects after the tests"
+	fi
 	echo "PF-END kmemleak"
 fi
 exit $rc
