@@ -44,6 +44,7 @@ if [ -f /kselftest/kselftest-list.txt ]; then
 			case $test in
 			probe_paths) args="-n 1000 -u 500 -r 3 -m 200" ;;
 			uretprobe_instances) args="-m 100000" ;;
+			kprobe_stress) args="-l 5 -m 2000" ;;
 			esac
 		fi
 		echo "PF-BEGIN kselftest-$coll:$test"
