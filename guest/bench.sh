@@ -29,7 +29,7 @@ rc=0
 # are printed as they come, so that a crash still leaves the rows before it.
 if [ -x /kselftest/kprobes/probe_paths ]; then
 	(cd /kselftest/kprobes &&
-	 ./probe_paths -n "$KITERS" -u "$UITERS" -r "$REPS" -s kprobe_ftrace_post_join \
+	 ./probe_paths -n "$KITERS" -u "$UITERS" -r "$REPS" -m 5000 -s kprobe_ftrace_post_join \
 		-s kprobe_int3_boostable_state) 2>&1 |
 		tee /tmp/probe_paths.out |
 		sed -n -e 's/^# bench: /PF-BENCH /p' -e 's/^# bench-info: /PF-BENCH-INFO /p'
