@@ -55,10 +55,19 @@ def known_failures():
     return xf
 
 
+def expected_sections():
+    """config/check-sections: the PF-BEGIN sections a check run must have."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                        'config', 'check-sections')
+    with open(path) as f:
+        return [ln.strip() for ln in f if ln.strip() and not ln.startswith('#')]
+
+
 def check(log):
     out = []          # (result, name)
     lines = list(lines_of(log))
     xfail = known_failures()
+    seen = set()
     # 1. KUnit (boot time, before the PF-MODE line)
     kunit_suites = []
     for ln in lines:
@@ -84,6 +93,7 @@ def check(log):
     for ln in lines:
         if ln.startswith('PF-BEGIN '):
             sec, inner, plan = ln.split()[1], [], None
+            seen.add(sec)
             continue
         if sec and ln.startswith('PF-END '):
             m = re.search(r'rc=(\d+)', ln)
@@ -114,6 +124,10 @@ def check(log):
     if sec:
         out.extend(inner)
         out.append(('fail', sec + ': section did not finish (guest crashed or hung)'))
+    # every section of the manifest ran (a guest that skipped one says so)
+    for s in expected_sections():
+        if s not in seen:
+            out.append(('fail', f'{s}: section missing from the console'))
     # cases the guest did not run (config/ftracetest.skip)
     for ln in lines:
         if ln.startswith('PF-SKIP '):
