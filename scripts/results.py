@@ -225,7 +225,16 @@ def bench(outdir, specs):
     for k, r in bad:
         print(f'# WARNING: {k} {r}: hits {data[k][r]["hits"]} < {data[k][r]["expected"]} '
               f'or missed {data[k][r]["missed"]}')
-    return 0
+    # the patched kernel must give every row, with every hit and no miss
+    failed = [f'{k} {r}' for k, r in bad if k.startswith('patched')]
+    for k in data:
+        if k.startswith('patched'):
+            failed += [f'{k} {r}: no number' for r in order if r not in data[k]]
+    if not order:
+        failed.append('no benchmark row at all')
+    for f_ in failed:
+        print(f'# FAILED: {f_}')
+    return 1 if failed else 0
 
 
 def chart(outdir, order, data):
