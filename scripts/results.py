@@ -43,15 +43,20 @@ def classify(status, desc):
 
 
 def known_failures():
-    """config/ftracetest.xfail: '<case description> | <reason>' lines."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
-                        'config', 'ftracetest.xfail')
+    """Failures of the base kernel too: config/ftracetest.xfail has
+    '<case description> | <reason>' lines, config/x86-selftests.xfail
+    '<program> | <reason>' lines."""
     xf = {}
-    if os.path.exists(path):
+    for fname, key in (('ftracetest.xfail', lambda d: 'ftracetest: ' + d),
+                       ('x86-selftests.xfail', lambda d: f'x86:{d}: {d}')):
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                            'config', fname)
+        if not os.path.exists(path):
+            continue
         for ln in open(path):
             if ln.strip() and not ln.startswith('#') and '|' in ln:
                 desc, why = ln.split('|', 1)
-                xf['ftracetest: ' + desc.strip()] = why.strip()
+                xf[key(desc.strip())] = why.strip()
     return xf
 
 
