@@ -15,10 +15,12 @@ fi
 
 echo "PF-BEGIN ftracetest"
 cd /ftrace || exit 1
-# The cases that cover kprobes, kretprobes, uprobes and dynamic events.
-# Cases listed in ftracetest.skip (test file | reason) are not run.
+# The cases that cover kprobes, kretprobes, uprobes and dynamic events,
+# and the function tracer's (the series changes the ftrace list function
+# and the ops a kprobe shares a site with).  Cases listed in
+# ftracetest.skip (test file | reason) are not run.
 cases=
-for t in test.d/kprobe/*.tc test.d/dynevent/*.tc; do
+for t in test.d/kprobe/*.tc test.d/dynevent/*.tc test.d/ftrace/*.tc; do
 	reason=$(grep "^$t *|" /root/ftracetest.skip 2>/dev/null | cut -d'|' -f2-)
 	if [ -n "$reason" ]; then
 		echo "PF-SKIP ftracetest: $(sed -n 's/^# description: //p' $t) |$reason"
