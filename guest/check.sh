@@ -19,7 +19,8 @@ cd /ftrace || exit 1
 # and the function tracer's (the series changes the ftrace list function
 # and the ops a kprobe shares a site with) except on a debug kernel: there
 # the function graph tracer, with KASAN under TCG, stalls RCU for over a
-# minute (seen in test.d/ftrace/fgraph-filter*.tc).  Cases listed in
+# minute (seen in test.d/ftrace/fgraph-multi.tc, on unmodified 6.12.117
+# too).  Cases listed in
 # ftracetest.skip (test file | reason) are not run.
 dirs="test.d/kprobe test.d/dynevent"
 if [ -w "$kmemleak" ]; then
