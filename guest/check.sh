@@ -13,75 +13,94 @@ if [ -w "$kmemleak" ]; then
 	echo clear > "$kmemleak"
 fi
 
-echo "PF-BEGIN ftracetest"
-cd /ftrace || exit 1
-# The cases that cover kprobes, kretprobes, uprobes and dynamic events,
-# and the function tracer's (the series changes the ftrace list function
-# and the ops a kprobe shares a site with) except on a debug kernel: there
-# the function graph tracer, with KASAN under TCG, stalls RCU for over a
-# minute (seen in test.d/ftrace/fgraph-multi.tc, on unmodified 6.12.117
-# too).  Cases listed in
-# ftracetest.skip (test file | reason) are not run.
-dirs="test.d/kprobe test.d/dynevent"
-if [ -w "$kmemleak" ]; then
-	echo "test.d/ftrace not run on this debug kernel (RCU stalls under TCG)"
-else
-	dirs="$dirs test.d/ftrace"
-fi
-cases=
-for t in $(for d in $dirs; do echo $d/*.tc; done); do
-	reason=$(grep "^$t *|" /root/ftracetest.skip 2>/dev/null | cut -d'|' -f2-)
-	if [ -n "$reason" ]; then
-		echo "PF-SKIP ftracetest: $(sed -n 's/^# description: //p' $t) |$reason"
-		continue
-	fi
-	cases="$cases $t"
-done
-./ftracetest -K $cases 2>&1
-echo "PF-END ftracetest rc=$?"
-
-# The kernel's x86 trap selftests (the series changes the INT3 and #DB
-# handlers), each as a one-case TAP section: its exit status is the
-# verdict.  config/x86-selftests.xfail lists those that fail under QEMU TCG
-# on the base kernel too.
-for t in /x86-selftests/*_64; do
-	[ -x "$t" ] || continue
-	n=${t##*/}
-	echo "PF-BEGIN x86:$n"
-	(cd /tmp && timeout 300 "$t" > /tmp/x86-selftest.out 2>&1)
-	st=$?
-	sed 's/^/# /' /tmp/x86-selftest.out
-	echo "1..1"
-	if [ "$st" -eq 0 ]; then
-		echo "ok 1 $n"
+# pf.mode=kselftest (guest/kselftest.sh): only the kselftests
+if [ -z "$PF_KSELFTEST_ONLY" ]; then
+	echo "PF-BEGIN ftracetest"
+	cd /ftrace || exit 1
+	# The cases that cover kprobes, kretprobes, uprobes and dynamic events,
+	# and the function tracer's (the series changes the ftrace list function
+	# and the ops a kprobe shares a site with) except on a debug kernel: there
+	# the function graph tracer, with KASAN under TCG, stalls RCU for over a
+	# minute (seen in test.d/ftrace/fgraph-multi.tc, on unmodified 6.12.117
+	# too).  Cases listed in
+	# ftracetest.skip (test file | reason) are not run.
+	dirs="test.d/kprobe test.d/dynevent"
+	if [ -w "$kmemleak" ]; then
+		echo "test.d/ftrace not run on this debug kernel (RCU stalls under TCG)"
 	else
-		echo "not ok 1 $n # exit status $st"
+		dirs="$dirs test.d/ftrace"
 	fi
-	echo "PF-END x86:$n rc=0"
-done
-
-# The series' kselftests, run directly (run_kselftest.sh wants GNU timeout's
-# --foreground, which busybox lacks), each with its settings' timeout.
-if [ -f /kselftest/kselftest-list.txt ]; then
-	while IFS=: read -r coll test; do
-		t=45
-		[ -f /kselftest/$coll/settings ] &&
-			t=$(sed -n 's/^timeout=//p' /kselftest/$coll/settings)
-		# a debug (KASAN, lockdep, kmemleak) kernel is several times
-		# slower: fewer iterations, the same checks
-		args=
-		if [ -w "$kmemleak" ]; then
-			t=$((${t:-45} * 3))
-			case $test in
-			probe_paths) args="-n 1000 -u 500 -r 3 -m 200" ;;
-			uretprobe_instances) args="-m 100000" ;;
-			kprobe_stress) args="-l 5 -m 2000" ;;
-			esac
+	cases=
+	for t in $(for d in $dirs; do echo $d/*.tc; done); do
+		reason=$(grep "^$t *|" /root/ftracetest.skip 2>/dev/null | cut -d'|' -f2-)
+		if [ -n "$reason" ]; then
+			echo "PF-SKIP ftracetest: $(sed -n 's/^# description: //p' $t) |$reason"
+			continue
 		fi
-		echo "PF-BEGIN kselftest-$coll:$test"
-		(cd /kselftest/$coll && timeout "${t:-45}" ./$test $args 2>&1)
-		echo "PF-END kselftest-$coll:$test rc=$?"
-	done < /kselftest/kselftest-list.txt
+		cases="$cases $t"
+	done
+	./ftracetest -K $cases 2>&1
+	echo "PF-END ftracetest rc=$?"
+
+	# The kernel's x86 trap selftests (the series changes the INT3 and #DB
+	# handlers), each as a one-case TAP section: its exit status is the
+	# verdict.  config/x86-selftests.xfail lists those that fail under QEMU TCG
+	# on the base kernel too.
+	for t in /x86-selftests/*_64; do
+		[ -x "$t" ] || continue
+		n=${t##*/}
+		echo "PF-BEGIN x86:$n"
+		(cd /tmp && timeout 300 "$t" > /tmp/x86-selftest.out 2>&1)
+		st=$?
+		sed 's/^/# /' /tmp/x86-selftest.out
+		echo "1..1"
+		if [ "$st" -eq 0 ]; then
+			echo "ok 1 $n"
+		else
+			echo "not ok 1 $n # exit status $st"
+		fi
+		echo "PF-END x86:$n rc=0"
+	done
+fi
+
+# The series' kselftests through the standard runner, as a distribution
+# runs them: run_kselftest.sh (per-test timeout from kprobes/settings; the
+# initramfs's /usr/bin/timeout takes GNU's --foreground), one section per
+# program; then the extended ones as "make run_extended_tests" runs them
+# (runner.sh's run_many, probe_paths with -x).  pf.only=TEST[,TEST] on the
+# kernel command line runs only those.
+ksft=/kselftest
+extended="probe_torture"
+if [ -f $ksft/kselftest-list.txt ]; then
+	only=
+	for arg in $(cat /proc/cmdline); do
+		case $arg in
+		pf.only=*) only=" $(echo "${arg#pf.only=}" | tr , ' ') " ;;
+		esac
+	done
+	export KSELFTEST_PROBE_PATHS_ARGS=-x
+	over=
+	# a debug (KASAN, lockdep, kmemleak) kernel is several times slower:
+	# fewer iterations, the same checks, three times the timeout
+	if [ -w "$kmemleak" ]; then
+		t=$(sed -n 's/^timeout=//p' $ksft/kprobes/settings)
+		over="-o $((${t:-45} * 3))"
+		KSELFTEST_PROBE_PATHS_ARGS="-x -n 1000 -u 500 -r 3 -m 200"
+		export KSELFTEST_URETPROBE_INSTANCES_ARGS="-m 100000"
+		export KSELFTEST_KPROBE_STRESS_ARGS="-l 5 -m 2000"
+	fi
+	for test in $(sed -n 's/^kprobes://p' $ksft/kselftest-list.txt) $extended; do
+		case "$only" in ''|*" $test "*) ;; *) continue ;; esac
+		echo "PF-BEGIN kselftest-kprobes:$test"
+		if grep -qx "kprobes:$test" $ksft/kselftest-list.txt; then
+			$ksft/run_kselftest.sh $over -t kprobes:$test 2>&1
+		else
+			(BASE_DIR=$ksft; . $ksft/kselftest/runner.sh
+			 [ -n "$over" ] && kselftest_override_timeout=${over#-o }
+			 cd $ksft/kprobes && run_many ./$test) 2>&1
+		fi
+		echo "PF-END kselftest-kprobes:$test rc=$?"
+	done
 fi
 
 # kmemleak only reports objects older than 5 s: scan, wait, scan again.  A

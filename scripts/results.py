@@ -91,18 +91,27 @@ def check(log):
                 out.append(('fail', 'kunit suite: ' + name))
     if 'kprobes_test' not in kunit_suites:
         out.append(('fail', 'kunit: kprobes_test suite did not run'))
-    # 2. (K)TAP sections framed by PF-BEGIN/PF-END: ftracetest (KTAP) and
-    #    each kselftest program (TAP from kselftest.h)
+    # 2. (K)TAP sections framed by PF-BEGIN/PF-END: ftracetest (KTAP), the
+    #    x86 trap selftests, and each kselftest program run by the kselftest
+    #    runner (run_kselftest.sh): the program's TAP nested behind "# ",
+    #    the runner's verdict line "ok 1 selftests: kprobes: NAME" after it
     sec = None
-    inner, plan = [], None
+    inner, plan, verdict = [], None, None
     for ln in lines:
         if ln.startswith('PF-BEGIN '):
-            sec, inner, plan = ln.split()[1], [], None
+            sec, inner, plan, verdict = ln.split()[1], [], None, None
             seen.add(sec)
             continue
         if sec and ln.startswith('PF-END '):
             m = re.search(r'rc=(\d+)', ln)
             rc = int(m.group(1)) if m else -1
+            if sec.startswith('kselftest'):
+                # the runner's verdict is the exit status
+                if verdict is None:
+                    out.append(('fail', f'{sec}: no verdict from the kselftest runner'))
+                    rc = 0
+                else:
+                    rc = verdict
             out.extend(inner)
             if not inner and not (sec.startswith('kselftest') and rc == 4):
                 out.append(('fail', sec + ': no test reported'))
@@ -117,6 +126,21 @@ def check(log):
             continue
         if not sec:
             continue
+        if sec.startswith('kselftest'):
+            m = re.match(r'^(not ok|ok) \d+ selftests: \S+: \S+(.*)$', ln)
+            if m:
+                tail = m.group(2)
+                if m.group(1) == 'ok':
+                    verdict = 4 if '# SKIP' in tail else 0
+                else:
+                    e = re.search(r'exit=(\d+)', tail)
+                    verdict = int(e.group(1)) if e else 1
+                    if 'TIMEOUT' in tail:
+                        out.append(('fail', f'{sec}: {tail.strip("# ")}'))
+                continue
+            if not ln.startswith('# '):
+                continue
+            ln = ln[2:]
         m = re.match(r'^1\.\.(\d+)$', ln)
         if m:
             plan = int(m.group(1))
