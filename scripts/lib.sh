@@ -44,6 +44,24 @@ stage() {
 	log "<== $name done in $((SECONDS - t0))s"
 }
 
+# The compiler for kernel builds: gcc through ccache when there is one.
+kernel_cc() {
+	if command -v ccache >/dev/null; then echo "ccache gcc"; else echo gcc; fi
+}
+
+# configure SRC OBJ [MAKE-ARG...] < FRAGMENT: the kernel config of every
+# build here (build-kernel's base and patched, bisect-check's prefixes,
+# config-matrix's variants): allnoconfig of SRC in OBJ with the fragment
+# on standard input as KCONFIG_ALLCONFIG; make's output in OBJ/config.log.
+configure() {
+	local src=$1 obj=$2
+	shift 2
+	mkdir -p "$obj"
+	cat > "$obj/fragment.config"
+	make -s -C "$src" O="$obj" "$@" KCONFIG_ALLCONFIG="$obj/fragment.config" \
+		allnoconfig >"$obj/config.log" 2>&1
+}
+
 # The patches named in patches/series, in order (quilt format: '#' comments,
 # blank lines, optional -pN after the name).
 series_patches() {
