@@ -8,7 +8,8 @@
 #   PF-BENCH <row> <base ns/call> <probed ns/call> <per-hit> <stddev> <hits> <expected> <missed>
 # Under -icount shift=0 one ns is one guest instruction.
 T=/sys/kernel/tracing
-B=/root/pfbench
+# the getpid() workload of the tracefs rows: probe_paths -g times it
+P=/kselftest/kprobes/probe_paths
 KITERS=${KITERS:-20000}
 UITERS=${UITERS:-5000}
 REPS=${REPS:-5}
@@ -47,11 +48,11 @@ kprofile() { # event -> "hits missed"
 	awk -v e="$1" '$1 == e { print $2, $3 }' $T/kprobe_profile
 }
 
-# row NAME WORKLOAD ITERS GROUP/EVENT PROFILEFN DEFINITION
+# row NAME ITERS GROUP/EVENT PROFILEFN DEFINITION: a tracefs kprobe on getpid()'s path
 row() {
-	name=$1 wl=$2 n=$3 ev=$4 prof=$5 def=$6
+	name=$1 n=$2 ev=$3 prof=$4 def=$5
 	file=$T/kprobe_events
-	base=$($B run "$wl" "$n" "$REPS" | cut -d' ' -f1)
+	base=$($P -r "$REPS" -g "$n" | cut -d' ' -f1)
 	if ! echo "$def" >> $file; then
 		echo "PF-BENCH-ERROR $name cannot add '$def'"
 		rc=1
@@ -62,8 +63,8 @@ row() {
 	st=$(grep -h "$PROBED_SYM" /sys/kernel/debug/kprobes/list 2>/dev/null | head -1)
 	set -- $($prof ${ev#*/})
 	h0=$1
-	set -- $($B run "$wl" "$n" "$REPS")
-	with=$1 sd=$3
+	set -- $($P -r "$REPS" -g "$n")
+	with=$1 sd=$2
 	set -- $($prof ${ev#*/})
 	hits=$(($1 - h0)) missed=$2
 	echo 0 > $T/events/$ev/enable
@@ -105,19 +106,19 @@ done
 echo "PF-BENCH-INFO optprobe target $SYM+$OFF"
 
 PROBED_SYM=__x64_sys_getpid SETTLE=
-row getpid_kprobe_ftrace getpid $KITERS pf/kpf kprofile "p:pf/kpf __x64_sys_getpid"
+row getpid_kprobe_ftrace $KITERS pf/kpf kprofile "p:pf/kpf __x64_sys_getpid"
 if [ -n "$OFF" ]; then
 	PROBED_SYM=$SYM SETTLE=settle
-	row getpid_kprobe_opt getpid $KITERS pf/kpo kprofile "p:pf/kpo $SYM+$OFF"
+	row getpid_kprobe_opt $KITERS pf/kpo kprofile "p:pf/kpo $SYM+$OFF"
 	echo 0 > /proc/sys/debug/kprobes-optimization
-	row getpid_kprobe_int3 getpid $KITERS pf/kpi kprofile "p:pf/kpi $SYM+$OFF"
+	row getpid_kprobe_int3 $KITERS pf/kpi kprofile "p:pf/kpi $SYM+$OFF"
 	echo 1 > /proc/sys/debug/kprobes-optimization
 else
 	echo "PF-BENCH-ERROR getpid_kprobe_opt no optimizable offset in $SYM"
 	rc=1
 fi
 PROBED_SYM=__x64_sys_getpid SETTLE=
-row getpid_kretprobe getpid $KITERS pf/krp kprofile "r:pf/krp __x64_sys_getpid"
+row getpid_kretprobe $KITERS pf/krp kprofile "r:pf/krp __x64_sys_getpid"
 
 # Return-instance allocations per uretprobe hit (kmem tracepoints), from
 # the uretprobe selftest's last case: a child making 100000 hits.
