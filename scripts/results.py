@@ -119,7 +119,14 @@ def check(log):
                 out.append(('fail', f'{sec}: only {len(inner)} of {plan} planned cases reported'))
             if sec.startswith('kselftest') and rc not in (0, 4) and \
                     not any(r == 'fail' for r, _ in inner):
-                out.append(('fail', f'{sec}: exit status {rc}'))
+                out.append(('fail', f'{sec}: exit status {rc}' +
+                            (' (killed by SIGTERM: the runner\'s timeout?)' if rc == 143 else '')))
+            if sec == 'ftracetest' and rc not in (0, -1) and \
+                    not any(r == 'fail' for r, _ in inner):
+                out.append(('fail', f'{sec}: exit status {rc} with no failed case'))
+            if sec.startswith('kselftest') and sec in expected_sections() and \
+                    not any(r == 'pass' for r, _ in inner):
+                out.append(('fail', f'{sec}: no case passed'))
             if sec.startswith('kselftest') and rc == 4 and not inner:
                 out.append(('skip', f'{sec}: skipped as a whole'))
             sec = None
@@ -130,7 +137,9 @@ def check(log):
             m = re.match(r'^(not ok|ok) \d+ selftests: \S+: \S+(.*)$', ln)
             if m:
                 tail = m.group(2)
-                if m.group(1) == 'ok':
+                if m.group(1) == 'ok' and not re.search(r'exit=|TIMEOUT', tail):
+                    # (an "ok" with an exit status is a "not ok" whose
+                    # start a console line split off)
                     verdict = 4 if '# SKIP' in tail else 0
                 else:
                     e = re.search(r'exit=(\d+)', tail)
