@@ -70,8 +70,13 @@ fi
 # (runner.sh's run_many, probe_paths with -x).  pf.only=TEST[,TEST] on the
 # kernel command line runs only those.
 ksft=/kselftest
-extended="probe_torture"
 if [ -f $ksft/kselftest-list.txt ]; then
+	# the extended programs: installed (TEST_GEN_PROGS_EXTENDED), not listed
+	extended=
+	for f in $ksft/kprobes/*; do
+		[ -f "$f" ] && [ -x "$f" ] && ! grep -qx "kprobes:${f##*/}" $ksft/kselftest-list.txt &&
+			extended="$extended ${f##*/}"
+	done
 	only=
 	for arg in $(cat /proc/cmdline); do
 		case $arg in
