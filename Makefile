@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # probe-fastpath: see README.md.  Every target is a script in scripts/.
 
-.PHONY: all bench check check-debug deps fetch apply export checkpatch build initramfs shell bisect-check config-matrix hardening clean distclean help
+.PHONY: all bench check check-debug check-bpf deps fetch apply export checkpatch build initramfs shell bisect-check config-matrix hardening clean distclean help
 
 all: bench
 
@@ -9,6 +9,7 @@ help:
 	@echo "make bench       build base + patched kernels, boot both, print the timing table and chart"
 	@echo "make check       the tests: pin, apply, checkpatch, build, boot, KUnit + ftracetest + kselftests"
 	@echo "make check-debug the same tests on a lockdep/PROVE_RCU/DEBUG_ATOMIC_SLEEP kernel"
+	@echo "make check-bpf   the kernel's uprobe BPF selftests on base and patched, side by side"
 	@echo "make deps        apt-get install what everything needs"
 	@echo "make fetch       fetch and verify the pinned base into build/linux (tag 'base')"
 	@echo "make apply       reset build/linux branch 'series' to base and git am patches/"
@@ -17,7 +18,7 @@ help:
 	@echo "make build       build the patched kernel (build/obj/patched)"
 	@echo "make shell       boot the patched kernel with a shell on the console"
 	@echo "make bisect-check   build every prefix of the series"
-	@echo "make config-matrix  build with KPROBES/UPROBES/FUNCTION_TRACER off, PREEMPT_NONE, i386"
+	@echo "make config-matrix  build with KPROBES/UPROBES/FUNCTION_TRACER/BPF_SYSCALL off, PREEMPT_NONE, i386"
 	@echo "make hardening   bisect-check + config-matrix + check-debug, one summary line"
 
 bench:
@@ -28,6 +29,9 @@ check:
 
 check-debug:
 	@DEBUG_KERNEL=1 scripts/check
+
+check-bpf:
+	@scripts/check-bpf
 
 deps:
 	@scripts/deps

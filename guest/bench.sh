@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # pf.mode=bench: per-hit cost of each probe path.  The series' selftest
 # (kprobes/probe_paths: module kprobes with counting handlers, and uprobes)
-# gives most rows; the getpid rows are tracefs probe events on the syscall
+# gives most rows, bench/bpf/pfbpf the bpf_* rows (a counting BPF program);
+# the getpid rows are tracefs probe events on the syscall
 # path, what users of perf/ftrace pay.  Every row measures its own no-probe
 # baseline right before the probed run, on the same workload, and prints
 #   PF-BENCH <row> <base ns/call> <probed ns/call> <per-hit> <stddev> <hits> <expected> <missed>
@@ -37,6 +38,17 @@ if [ -x /kselftest/kprobes/probe_paths ]; then
 		sed -n -e 's/^# bench: /PF-BENCH /p' -e 's/^# bench-info: /PF-BENCH-INFO /p'
 	grep -q '^not ok' /tmp/probe_paths.out && rc=1
 	cat /tmp/probe_paths.out
+fi
+
+# A counting BPF program on every probe path (bench/bpf/pfbpf), with the
+# workloads of tools/testing/selftests/bpf's bench trig-*: what bpftrace,
+# libbpf tools and agents pay per hit.
+if [ -x /bpf/pfbpf ]; then
+	(cd /bpf && ./pfbpf -n "$KITERS" -r "$REPS") 2>&1 |
+		tee /tmp/pfbpf.out |
+		sed -n -e 's/^# bench: /PF-BENCH /p' -e 's/^# bench-state: /PF-BENCH-STATE /p'
+	grep -q '^not ok' /tmp/pfbpf.out && rc=1
+	cat /tmp/pfbpf.out
 fi
 
 echo 0 > $T/tracing_on

@@ -1,9 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # pf.mode=check: the correctness tests.  KUnit's test_kprobes ran at boot;
-# here ftracetest's probe cases and the tree's kprobes kselftests run.  Each
-# block is framed by PF-BEGIN/PF-END so the host can parse its (K)TAP.
+# here ftracetest's probe cases, the tree's kprobes kselftests and the BPF
+# and perf consumers' checks run.  Each block is framed by PF-BEGIN/PF-END so the host can parse its (K)TAP.
 rc=0
+# pf.only=NAME[,NAME...] on the kernel command line: only these kselftest
+# programs (and pfbpf, perf)
+only=
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	pf.only=*) only=" $(echo "${arg#pf.only=}" | tr , ' ') " ;;
+	esac
+done
 
 # A kmemleak kernel (make check-debug): forget what boot left behind, so
 # that the scan after the tests reports what they leaked.
@@ -67,8 +75,7 @@ fi
 # runs them: run_kselftest.sh (per-test timeout from kprobes/settings; the
 # initramfs's /usr/bin/timeout takes GNU's --foreground), one section per
 # program; then the extended ones as "make run_extended_tests" runs them
-# (runner.sh's run_many, probe_paths with -x).  pf.only=TEST[,TEST] on the
-# kernel command line runs only those.
+# (runner.sh's run_many, probe_paths with -x).
 ksft=/kselftest
 if [ -f $ksft/kselftest-list.txt ]; then
 	# the extended programs: installed (TEST_GEN_PROGS_EXTENDED), not listed
@@ -76,12 +83,6 @@ if [ -f $ksft/kselftest-list.txt ]; then
 	for f in $ksft/kprobes/*; do
 		[ -f "$f" ] && [ -x "$f" ] && ! grep -qx "kprobes:${f##*/}" $ksft/kselftest-list.txt &&
 			extended="$extended ${f##*/}"
-	done
-	only=
-	for arg in $(cat /proc/cmdline); do
-		case $arg in
-		pf.only=*) only=" $(echo "${arg#pf.only=}" | tr , ' ') " ;;
-		esac
 	done
 	export KSELFTEST_PROBE_PATHS_ARGS=-x
 	over=
@@ -106,6 +107,23 @@ if [ -f $ksft/kselftest-list.txt ]; then
 		fi
 		echo "PF-END kselftest-kprobes:$test rc=$?"
 	done
+fi
+
+# BPF and perf as probe consumers, the way most probe hits on a
+# distribution kernel come: a counting BPF program on every probe path
+# (bench/bpf/pfbpf: exact hit counts, missed and recursion counts), and
+# perf probe/stat/record -g on user probes (guest/perf.sh).
+if [ -z "$PF_KSELFTEST_ONLY" ]; then
+	case "$only" in ''|*" pfbpf "*)
+		echo "PF-BEGIN bpf:pfbpf"
+		(cd /bpf && ./pfbpf -n 2000 -r 2) 2>&1
+		echo "PF-END bpf:pfbpf rc=$?" ;;
+	esac
+	case "$only" in ''|*" perf "*)
+		echo "PF-BEGIN perf:uprobe"
+		sh /root/perf.sh 2>&1
+		echo "PF-END perf:uprobe rc=$?" ;;
+	esac
 fi
 
 # kmemleak only reports objects older than 5 s: scan, wait, scan again.  A

@@ -10,6 +10,11 @@
                                 the logs (base/patched x icount/wall); writes
                                 OUTDIR/bench.json, bench.tsv, bench.svg/png and
                                 prints the side-by-side table
+  results.py bpfst BASELOG PATCHEDLOG
+                                test_progs results (make check-bpf) of the
+                                base and the patched kernel side by side;
+                                fails if the patched kernel fails (or does
+                                not run) a test or subtest the base passes
 """
 import json
 import os
@@ -122,10 +127,12 @@ def check(log):
                     not any(r == 'fail' for r, _ in inner):
                 out.append(('fail', f'{sec}: exit status {rc}' +
                             (' (killed by SIGTERM: the runner\'s timeout?)' if rc == 143 else '')))
-            if sec == 'ftracetest' and rc not in (0, -1) and \
-                    not any(r == 'fail' for r, _ in inner):
+            # ftracetest, and the BPF and perf consumers' checks: a
+            # non-zero exit status is a failure even without a failed case
+            if (sec == 'ftracetest' or sec.startswith(('bpf:', 'perf:'))) and \
+                    rc not in (0, -1) and not any(r == 'fail' for r, _ in inner):
                 out.append(('fail', f'{sec}: exit status {rc} with no failed case'))
-            if sec.startswith('kselftest') and sec in manifest and \
+            if sec.startswith(('kselftest', 'bpf:', 'perf:')) and sec in manifest and \
                     not any(r == 'pass' for r, _ in inner):
                 out.append(('fail', f'{sec}: no case passed'))
             if sec.startswith('kselftest') and rc == 4 and not inner:
@@ -321,9 +328,59 @@ unset multiplot
             pass
 
 
+TEST_PROGS = re.compile(r'^#(\d+)(?:/(\d+))?\s+(\S+):(OK|FAIL|SKIP)\b')
+
+
+def bpfst_results(log):
+    """{section: {test[/subtest]: OK|FAIL|SKIP}} from test_progs output."""
+    res, sec = {}, None
+    for ln in lines_of(log):
+        if ln.startswith('PF-BEGIN '):
+            sec = ln.split()[1]
+            res[sec] = {}
+        elif ln.startswith('PF-END '):
+            sec = None
+        elif sec:
+            m = TEST_PROGS.match(ln)
+            if m:
+                res[sec][m.group(3)] = m.group(4)
+    return res
+
+
+def bpfst(baselog, patchedlog):
+    base = bpfst_results(baselog) if os.path.exists(baselog) else {}
+    patched = bpfst_results(patchedlog) if os.path.exists(patchedlog) else {}
+    b = base.get('bpfst:default', {})
+    cols = [('6.12.117', b)] + [(('+series' if k == 'bpfst:default' else '+series, ' +
+                                  k.split(':')[1]), v) for k, v in sorted(patched.items())]
+    names = sorted(set().union(*[v.keys() for _, v in cols]),
+                   key=lambda n: (n.split('/')[0], '/' in n, n))
+    w = max([len(n) for n in names] + [20])
+    print(f'{"test_progs test/subtest":<{w}} | ' + ' | '.join(f'{c:>22}' for c, _ in cols))
+    print('-' * (w + 25 * len(cols)))
+    failed = []
+    for n in names:
+        print(f'{n:<{w}} | ' + ' | '.join(f'{v.get(n, "-"):>22}' for _, v in cols))
+        for c, v in cols[1:]:
+            if b.get(n) == 'OK' and v.get(n) != 'OK':
+                failed.append(f'{n} ({c}: {v.get(n, "not run")}, 6.12.117: OK)')
+    if not b:
+        failed.append('no test_progs result from the base kernel')
+    if 'bpfst:default' not in patched or not patched['bpfst:default']:
+        failed.append('no test_progs result from the patched kernel')
+    for c, v in cols:
+        vals = list(v.values())
+        print(f'# {c}: {vals.count("OK")} OK, {vals.count("FAIL")} FAIL, {vals.count("SKIP")} SKIP')
+    for f in failed:
+        print(f'# FAILED: {f}')
+    return 1 if failed else 0
+
+
 if __name__ == '__main__':
     if len(sys.argv) >= 3 and sys.argv[1] == 'check':
         sys.exit(check(sys.argv[2]))
+    if len(sys.argv) == 4 and sys.argv[1] == 'bpfst':
+        sys.exit(bpfst(sys.argv[2], sys.argv[3]))
     if len(sys.argv) >= 4 and sys.argv[1] == 'bench':
         sys.exit(bench(sys.argv[2], sys.argv[3:]))
     print(__doc__)
