@@ -7,10 +7,10 @@
 # pfb_nop5() (a nop5 site: jump-optimized on the patched kernel) and
 # pfb_nop(); it is built with frame pointers.
 #   1 perf probe adds pfb_outer%return, pfb_nop5, pfb_nop5%return
-#   2 perf stat: each event counts exactly N (a 6.12 count or an optimized
-#     site that loses or doubles a hit fails)
-#   3 perf record -g (R calls): one sample per hit of each event; every callchain
-#     reaches main (pfb_outer's pending uretprobe puts the return
+#   2 perf stat: each event counts exactly N (a hit lost or doubled on the
+#     single-stepped, emulated or optimized path fails)
+#   3 perf record -g (R calls): one sample per hit of each event; every
+#     callchain reaches main (pfb_outer's pending uretprobe puts the return
 #     trampoline in the pfb_nop5 and pfb_nop5%return stacks: perf must show
 #     the real return address); no frame is left in [uprobes]
 #   4 the pfb_nop5 samples' ip is pfb_nop5+0x0 (the optimized path hands

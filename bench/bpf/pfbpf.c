@@ -99,7 +99,7 @@ static int reps = 5;
 static struct bpf_object *obj;
 static int hits_fd, driver_fd;
 static int kernel_off;		/* first body instruction of KSYM */
-static int failures, case_nr;
+static int failures, skips, case_nr;
 
 static double now_ns(void)
 {
@@ -323,6 +323,7 @@ static void result(bool ok, const char *name, const char *fmt, ...)
 static void skip(const char *name, const char *why)
 {
 	printf("ok %d %s # SKIP %s\n", ++case_nr, name, why);
+	skips++;
 }
 
 /* -t ROW[,ROW...]: is @name one of them (all rows without -t) */
@@ -524,6 +525,6 @@ int main(int argc, char **argv)
 		write_file(UPROBE_OPT, v);
 	}
 	bpf_object__close(obj);
-	printf("# Totals: pass:%d fail:%d\n", case_nr - failures, failures);
+	printf("# Totals: pass:%d fail:%d skip:%d\n", case_nr - failures - skips, failures, skips);
 	return failures ? 1 : 0;
 }
