@@ -10,7 +10,8 @@
  * difference of the medians.  Under QEMU's -icount shift=0 one ns is one
  * guest instruction.
  *
- * Checks (one TAP case per row): the BPF program ran exactly once per call
+ * Checks (one TAP case per probed row; the no-probe rows are numbers
+ * only): the BPF program ran exactly once per call
  * (its counter against the number of calls made) and the kprobe links
  * report no missed hit (bpf_link_info).  Runs of the program skipped for
  * recursion (bpf_prog_info.recursion_misses) are reported.
@@ -351,8 +352,8 @@ static void run_row(const struct row *r)
 	base = timed(r, NULL);
 	if (r->kind == NOPROBE_K || r->kind == NOPROBE_U) {
 		printf("# %-26s %8.1f ns/call unprobed (%s)\n", r->name, base, r->trig);
+		/* a number, not a check: no TAP case */
 		printf("# bench: %s %.1f %.1f %.1f 0 0 0 0\n", r->name, base, base, base);
-		result(true, r->name, "baseline");
 		return;
 	}
 	if (r->kind == KPROBE_INT3 && kernel_off <= 0) {
@@ -511,7 +512,8 @@ int main(int argc, char **argv)
 	printf("# jump-optimized uprobes: %s\n", uopt_was >= 0 ? "on" : "not in this kernel");
 
 	for (i = 0; i < NROWS; i++)
-		if (selected(only, rows[i].name))
+		if (selected(only, rows[i].name) && rows[i].kind != NOPROBE_K &&
+		    rows[i].kind != NOPROBE_U)
 			case_nr++;
 	printf("1..%d\n", case_nr);
 	case_nr = 0;
