@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # pf.mode=check: the correctness tests.  KUnit's test_kprobes ran at boot;
 # here ftracetest's probe cases, the tree's kprobes kselftests and the BPF
-# and perf consumers' checks run.  Each block is framed by PF-BEGIN/PF-END so the host can parse its (K)TAP.
+# and perf consumers' checks run.  Each block is framed by PF-BEGIN/PF-END
+# so the host can parse its (K)TAP.
 rc=0
 # pf.only=NAME[,NAME...] on the kernel command line: only these kselftest
 # programs (and pfbpf, perf)
@@ -111,7 +112,7 @@ fi
 
 # BPF and perf as probe consumers, the way most probe hits on a
 # distribution kernel come: a counting BPF program on every probe path
-# (bench/bpf/pfbpf: exact hit counts, missed and recursion counts), and
+# (bench/bpf/pfbpf: exact hit counts, no missed hit on kprobe links), and
 # perf probe/stat/record -g on user probes (guest/perf.sh).
 if [ -z "$PF_KSELFTEST_ONLY" ]; then
 	case "$only" in ''|*" pfbpf "*)

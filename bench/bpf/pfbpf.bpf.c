@@ -48,38 +48,30 @@ int pfb_driver(void *ctx)
 	return 0;
 }
 
+/* kprobes and kretprobes (perf-event links) */
 SEC("kprobe")
 int pfb_kprobe(struct pt_regs *ctx)
 {
 	return count();
 }
 
+/* kprobe_multi and, attached with .retprobe, kretprobe_multi */
 SEC("kprobe.multi")
 int pfb_kprobe_multi(struct pt_regs *ctx)
 {
 	return count();
 }
 
-SEC("kretprobe.multi")
-int pfb_kretprobe_multi(struct pt_regs *ctx)
-{
-	return count();
-}
-
+/* uprobes and uretprobes (perf-event links) */
 SEC("uprobe")
 int pfb_uprobe(struct pt_regs *ctx)
 {
 	return count();
 }
 
+/* uprobe_multi and, attached with .retprobe, uretprobe_multi */
 SEC("uprobe.multi")
 int pfb_uprobe_multi(struct pt_regs *ctx)
-{
-	return count();
-}
-
-SEC("uretprobe.multi")
-int pfb_uretprobe_multi(struct pt_regs *ctx)
 {
 	return count();
 }

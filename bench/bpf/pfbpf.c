@@ -243,9 +243,7 @@ static struct bpf_link *attach(const struct row *r)
 		LIBBPF_OPTS(bpf_kprobe_multi_opts, o, .syms = &sym, .cnt = 1,
 			    .retprobe = r->kind == KRETMULTI);
 
-		return bpf_program__attach_kprobe_multi_opts(
-			prog(r->kind == KMULTI ? "pfb_kprobe_multi" : "pfb_kretprobe_multi"),
-			NULL, &o);
+		return bpf_program__attach_kprobe_multi_opts(prog("pfb_kprobe_multi"), NULL, &o);
 	}
 	case UPROBE:
 	case URETPROBE: {
@@ -259,9 +257,8 @@ static struct bpf_link *attach(const struct row *r)
 	case URETMULTI: {
 		LIBBPF_OPTS(bpf_uprobe_multi_opts, o, .retprobe = r->kind == URETMULTI);
 
-		return bpf_program__attach_uprobe_multi(
-			prog(r->kind == UMULTI ? "pfb_uprobe_multi" : "pfb_uretprobe_multi"),
-			-1, "/proc/self/exe", r->sym, &o);
+		return bpf_program__attach_uprobe_multi(prog("pfb_uprobe_multi"), -1,
+							"/proc/self/exe", r->sym, &o);
 	}
 	case USDT:
 		return bpf_program__attach_usdt(prog("pfb_usdt"), -1, "/proc/self/exe",
