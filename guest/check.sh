@@ -95,6 +95,7 @@ if [ -f $ksft/kselftest-list.txt ]; then
 		KSELFTEST_PROBE_PATHS_ARGS="-x -n 1000 -u 500 -r 3 -m 200"
 		export KSELFTEST_URETPROBE_INSTANCES_ARGS="-m 100000"
 		export KSELFTEST_KPROBE_STRESS_ARGS="-l 5 -m 2000"
+		export KSELFTEST_KPROBE_MANY_ARGS="-n 2000"
 	fi
 	for test in $(sed -n 's/^kprobes://p' $ksft/kselftest-list.txt) $extended; do
 		case "$only" in ''|*" $test "*) ;; *) continue ;; esac
