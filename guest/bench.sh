@@ -119,6 +119,19 @@ echo "PF-BENCH-INFO optprobe target $SYM+$OFF"
 
 PROBED_SYM=__x64_sys_getpid SETTLE=
 row getpid_kprobe_ftrace $KITERS pf/kpf kprofile "p:pf/kpf __x64_sys_getpid"
+# The same on a site the function tracer hooks too (the kprobe on
+# __x64_sys_getpid is at __do_sys_getpid's ftrace site; the tracer is
+# filtered to that one function and records it): the baseline includes
+# the function tracer, the row is what the kprobe event adds.
+if echo __do_sys_getpid > $T/set_ftrace_filter &&
+   echo function > $T/current_tracer; then
+	row getpid_kprobe_ftrace_shared $KITERS pf/kps kprofile "p:pf/kps __x64_sys_getpid"
+else
+	echo "PF-BENCH-ERROR getpid_kprobe_ftrace_shared no function tracer on __do_sys_getpid"
+	rc=1
+fi
+echo nop > $T/current_tracer
+echo > $T/set_ftrace_filter
 if [ -n "$OFF" ]; then
 	PROBED_SYM=$SYM SETTLE=settle
 	row getpid_kprobe_opt $KITERS pf/kpo kprofile "p:pf/kpo $SYM+$OFF"
