@@ -3,14 +3,16 @@
  * uprobe_mt - uprobe hits per second of T threads of one process hitting
  * one probe, for the 2-vCPU (multi-threaded TCG) throughput comparison.
  *
- *   uprobe_mt [-t threads] [-s seconds] [-k site]
+ *   uprobe_mt [-t threads] [-s seconds] [-k site] [-r]
  *
  * Defines a uprobe event "mt/site" on the function of @site (push: "push
  * %rbp; pop %rbp; ret", emulated by 6.12 and the series; store: "mov
  * %rdi,-8(%rsp); ret", single-stepped by both), runs the threads for the
  * given time unprobed and then probed (tracing_on 0: the event's handler
  * runs, the ring buffer drops the record), and prints calls per second for
- * both.  The event counts are checked against the calls made.  Wall clock:
+ * both.  With -r the event is a uretprobe ("r:"): each hit also takes a
+ * return instance and returns through the trampoline.  The event counts are
+ * checked against the calls made.  Wall clock:
  * the numbers are only good for ratios on one machine.
  */
 #define _GNU_SOURCE
@@ -33,6 +35,7 @@ asm(".text\n.p2align 6\n.globl mt_push\nmt_push:\n\tpush %rbp\n\tpop %rbp\n\tret
 
 static volatile int stop;
 static void (*site)(void) = mt_push;
+static int ret_probe;
 
 struct worker {
 	pthread_t th;
@@ -134,13 +137,14 @@ int main(int argc, char **argv)
 	unsigned long plain, probed;
 	long h;
 
-	while ((opt = getopt(argc, argv, "t:s:k:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:s:k:r")) != -1) {
 		switch (opt) {
 		case 't': threads = atoi(optarg); break;
 		case 's': secs = atof(optarg); break;
 		case 'k': site = strcmp(optarg, "store") ? mt_push : mt_store; break;
+		case 'r': ret_probe = 1; break;
 		default:
-			fprintf(stderr, "usage: %s [-t threads] [-s secs] [-k push|store]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-t threads] [-s secs] [-k push|store] [-r]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -148,7 +152,8 @@ int main(int argc, char **argv)
 		return 1;
 	write_file(TRACEFS "events/mt/enable", "0", 0);
 	write_file(TRACEFS "uprobe_events", "-:mt/site\n", 1);
-	snprintf(def, sizeof(def), "p:mt/site %s:0x%lx\n", exe, file_offset(site));
+	snprintf(def, sizeof(def), "%c:mt/site %s:0x%lx\n", ret_probe ? 'r' : 'p',
+		 exe, file_offset(site));
 	err = write_file(TRACEFS "uprobe_events", def, 1);
 	if (!err)
 		err = write_file(TRACEFS "events/mt/site/enable", "0", 0);
@@ -164,8 +169,8 @@ int main(int argc, char **argv)
 	h = hits();
 	write_file(TRACEFS "uprobe_events", "-:mt/site\n", 1);
 	write_file(TRACEFS "tracing_on", "1", 0);
-	printf("uprobe_mt: site=%s threads=%d unprobed %.0f calls/s probed %.0f hits/s (%ld hits counted, %lu calls%s)\n",
-	       site == mt_push ? "push" : "store", threads, plain / secs, probed / secs,
+	printf("uprobe_mt: site=%s%s threads=%d unprobed %.0f calls/s probed %.0f hits/s (%ld hits counted, %lu calls%s)\n",
+	       site == mt_push ? "push" : "store", ret_probe ? ",ret" : "", threads, plain / secs, probed / secs,
 	       h, probed, h == (long)probed ? "" : " MISMATCH");
 	return h == (long)probed ? 0 : 1;
 }
