@@ -18,7 +18,7 @@ help:
 	@echo "make build       build the patched kernel (build/obj/patched)"
 	@echo "make shell       boot the patched kernel with a shell on the console"
 	@echo "make bisect-check   build every prefix of the series"
-	@echo "make config-matrix  build with KPROBES/UPROBES/FUNCTION_TRACER/BPF_SYSCALL off, PREEMPT_NONE, i386"
+	@echo "make config-matrix  build with KPROBES/UPROBES/FUNCTION_TRACER/DYNAMIC_FTRACE/BPF_SYSCALL off, PREEMPT_NONE, i386"
 	@echo "make hardening   bisect-check + config-matrix + check-debug, one summary line"
 
 bench:
