@@ -42,10 +42,10 @@ expect() {
 	name=$1
 	hits
 	want_ft=$(($2 * N)) want_kp=$(($3 * N)) want_fp=$(($4 * N))
-	# The child records now and then one getpid() of its own before the
-	# loop (seen on the first run of a filter): N or N + 1 passes, a user
-	# missing from the site (0) or called twice (2N) does not.  The C
-	# selftest this becomes counts in the loop only.
+	# The child shell now and then calls getpid() once itself after its
+	# pid filters are set: N or N + 1 passes, a user missing from the site
+	# (0) or called twice (2N) does not.  wip/ftrace_shared.c counts in
+	# its own loop only, exactly.
 	near "$ft" "$want_ft" && near "$kp" "$want_kp" && near "$fp" "$want_fp" ||
 		{ bad "$name: function $ft kprobe $kp fprobe $fp (want $want_ft $want_kp $want_fp)"; return; }
 	line=$(grep '^__do_sys_getpid' $T/enabled_functions)
@@ -62,7 +62,7 @@ echo 'p:wip/gp __x64_sys_getpid' >> $T/kprobe_events || exit 1
 
 echo __do_sys_getpid > $A/set_ftrace_filter
 echo function > $A/current_tracer
-hits	# the first pid-filtered run records one getpid() more: warm up
+hits	# warm up: the first run recorded one getpid() of the shell's
 expect "function tracer alone" 1 0 0 1
 echo 1 > $B/events/wip/gp/enable
 expect "function tracer and kprobe" 1 1 0 2
