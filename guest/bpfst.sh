@@ -8,7 +8,7 @@ cd /bpfst || exit 1
 echo "PF-BEGIN bpfst:default"
 ./test_progs -t "$T" 2>&1
 echo "PF-END bpfst:default rc=$?"
-uopt=/sys/kernel/debug/x86/uprobe_optimize
+uopt=/proc/sys/debug/uprobes-optimization
 if [ -w $uopt ]; then
 	echo 1 > $uopt
 	echo "PF-BEGIN bpfst:uprobe_optimize"

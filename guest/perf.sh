@@ -36,7 +36,7 @@ if ! [ -x /usr/bin/perf ] || ! [ -x $W ]; then
 fi
 echo "1..6"
 rm -rf $D; mkdir -p $D; cd $D || exit 1
-uopt=/sys/kernel/debug/x86/uprobe_optimize
+uopt=/proc/sys/debug/uprobes-optimization
 uopt_was=$(cat $uopt 2>/dev/null)
 [ -n "$uopt_was" ] && echo 1 > $uopt
 if [ -n "$uopt_was" ]; then

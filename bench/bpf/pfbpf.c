@@ -56,7 +56,7 @@ void pfb_usdt(void);
 #define KPROBE_LIST	"/sys/kernel/debug/kprobes/list"
 #define KPROBE_OPT	"/proc/sys/debug/kprobes-optimization"
 /* the series' switch for jump-optimized uprobes (absent on 6.12) */
-#define UPROBE_OPT	"/sys/kernel/debug/x86/uprobe_optimize"
+#define UPROBE_OPT	"/proc/sys/debug/uprobes-optimization"
 
 enum kind { KPROBE, KRETPROBE, KPROBE_INT3, KMULTI, KRETMULTI,
 	    UPROBE, URETPROBE, UMULTI, URETMULTI, USDT, NOPROBE_K, NOPROBE_U };
@@ -68,7 +68,7 @@ struct row {
 	void (*fn)(void);	/* user rows: the probed function */
 	const char *sym;	/* and its name */
 	/* 6.12 refuses to probe it (ENOTSUPP): a SKIP on a kernel without
-	 * the series (no uprobe_optimize switch), a failure with it
+	 * the series (no uprobes-optimization sysctl), a failure with it
 	 */
 	bool refused_by_612;
 };
