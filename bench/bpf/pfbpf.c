@@ -47,6 +47,7 @@ void pfb_nop5(void);
 void pfb_nop10(void);
 void pfb_endbr(void);
 void pfb_usdt(void);
+void pfb_usdt5(void);
 
 #ifndef ENOTSUPP
 #define ENOTSUPP	524	/* the kernel's, not in the libc headers */
@@ -59,7 +60,8 @@ void pfb_usdt(void);
 #define UPROBE_OPT	"/proc/sys/debug/uprobes-optimization"
 
 enum kind { KPROBE, KRETPROBE, KPROBE_INT3, KMULTI, KRETMULTI,
-	    UPROBE, URETPROBE, UMULTI, URETMULTI, USDT, NOPROBE_K, NOPROBE_U };
+	    UPROBE, URETPROBE, UMULTI, URETMULTI, USDT, USDT_CHOICE, NOPROBE_K,
+	    NOPROBE_U };
 
 struct row {
 	const char *name;
@@ -71,6 +73,7 @@ struct row {
 	 * the series (no uprobes-optimization sysctl), a failure with it
 	 */
 	bool refused_by_612;
+	const char *usdt;	/* USDT rows: the probe's name, provider "pfb" */
 };
 
 static const struct row rows[] = {
@@ -91,7 +94,16 @@ static const struct row rows[] = {
 	{ "bpf_uprobe_multi_nop", "trig-uprobe-multi-nop", UMULTI, pfb_nop, "pfb_nop" },
 	{ "bpf_uprobe_multi_nop5", "trig-uprobe-multi-nop5", UMULTI, pfb_nop5, "pfb_nop5" },
 	{ "bpf_uretprobe_multi_nop", "trig-uretprobe-multi-nop", URETMULTI, pfb_nop, "pfb_nop" },
-	{ "bpf_usdt", "(usdt selftest)", USDT, pfb_usdt, "pfb_usdt" },
+	{ "bpf_usdt", "(usdt selftest)", USDT, pfb_usdt, "pfb_usdt", false, "hit" },
+	/*
+	 * libbpf's current usdt.h puts "nop; nop5" at a USDT site.  The 6.12
+	 * tree's libbpf probes the nop, where the note points; mainline's
+	 * probes the nop5 where the uprobe system call answers ENXIO.
+	 */
+	{ "bpf_usdt_nop_nop5", "(usdt.h nop;nop5, 6.12 libbpf)", USDT, pfb_usdt5,
+	  "pfb_usdt5", false, "hit5" },
+	{ "bpf_usdt_nop5_choice", "(usdt.h nop;nop5, mainline libbpf)", USDT_CHOICE,
+	  pfb_usdt5, "pfb_usdt5", false, "hit5" },
 };
 #define NROWS	(sizeof(rows) / sizeof(rows[0]))
 
@@ -211,6 +223,17 @@ static void kprobe_state(int off, char *buf, size_t len)
 	fclose(f);
 }
 
+/*
+ * The choice of a libbpf that knows "nop; nop5" USDT sites: the nop5 where
+ * the uprobe system call (336 on x86-64), made outside a trampoline,
+ * answers ENXIO, as the series' does while jump optimization is on; the
+ * nop elsewhere (ENOSYS on 6.12, EOPNOTSUPP with the optimization off).
+ */
+static bool usdt_on_nop5(void)
+{
+	return syscall(336) == -1 && errno == ENXIO;
+}
+
 static struct bpf_program *prog(const char *name)
 {
 	struct bpf_program *p = bpf_object__find_program_by_name(obj, name);
@@ -262,7 +285,11 @@ static struct bpf_link *attach(const struct row *r)
 	}
 	case USDT:
 		return bpf_program__attach_usdt(prog("pfb_usdt"), -1, "/proc/self/exe",
-						"pfb", "hit", NULL);
+						"pfb", r->usdt, NULL);
+	case USDT_CHOICE:
+		return bpf_program__attach_usdt(prog("pfb_usdt"), -1, "/proc/self/exe",
+						"pfb", usdt_on_nop5() ? "hit5o" : "hit5",
+						NULL);
 	default:
 		return NULL;
 	}
@@ -454,6 +481,7 @@ int main(int argc, char **argv)
 	const char *only = NULL;
 	char path[4096];
 	int c, uopt_was;
+	bool on_nop5;
 	ssize_t n;
 	size_t i;
 
@@ -503,10 +531,13 @@ int main(int argc, char **argv)
 	driver_fd = bpf_program__fd(prog("pfb_driver"));
 	kernel_off = find_kernel_off();
 	printf("# %s: INT3 kprobe rows at +%d\n", KSYM, kernel_off);
+	/* as the kernel booted: on by default (CONFIG_X86_UPROBES_OPTIMIZE) */
 	uopt_was = read_int_file(UPROBE_OPT);
-	if (uopt_was >= 0)
-		write_file(UPROBE_OPT, "1");
-	printf("# jump-optimized uprobes: %s\n", uopt_was >= 0 ? "on" : "not in this kernel");
+	printf("# jump-optimized uprobes: %s\n", uopt_was < 0 ? "not in this kernel" :
+	       uopt_was ? "on" : "off (debug.uprobes-optimization=0)");
+	on_nop5 = usdt_on_nop5();
+	printf("# bpf_usdt_nop5_choice: the uprobe system call fails with \"%s\": "
+	       "the probe goes on the %s\n", strerror(errno), on_nop5 ? "nop5" : "nop");
 
 	for (i = 0; i < NROWS; i++)
 		if (selected(only, rows[i].name) && rows[i].kind != NOPROBE_K &&
@@ -517,12 +548,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < NROWS; i++)
 		if (selected(only, rows[i].name))
 			run_row(&rows[i]);
-	if (uopt_was >= 0) {
-		char v[16];
-
-		snprintf(v, sizeof(v), "%d", uopt_was);
-		write_file(UPROBE_OPT, v);
-	}
 	bpf_object__close(obj);
 	printf("# Totals: pass:%d fail:%d skip:%d\n", case_nr - failures - skips, failures, skips);
 	return failures ? 1 : 0;

@@ -11,6 +11,11 @@
  *   pfb_nop10   nopw %cs:0x0(%rax,%rax,1); ret  (the 10-byte nop of GNU as)
  *   pfb_endbr   endbr64; ret                    (every function of a CET build)
  *   pfb_usdt    a USDT probe "pfb:hit" on a nop, as <sys/sdt.h> makes one
+ *   pfb_usdt5   a USDT probe on "nop; nop5", as libbpf's current usdt.h
+ *               makes one: "pfb:hit5" at the nop, where its note points
+ *               (and a libbpf without the nop5 choice probes), and
+ *               "pfb:hit5o" at the nop5, where a libbpf that finds the
+ *               uprobe system call answering ENXIO puts the probe instead
  */
 .macro FUNC name
 	.globl	\name
@@ -77,6 +82,36 @@ ENDF pfb_usdt
 	.asciz	"hit"
 	.asciz	""
 994:	.balign	4
+	.popsection
+
+FUNC pfb_usdt5
+995:	nop
+996:	.byte	0x0f, 0x1f, 0x44, 0x00, 0x00
+	ret
+ENDF pfb_usdt5
+
+	.pushsection .note.stapsdt, "?", "note"
+	.balign	4
+	.4byte	982f - 981f, 984f - 983f, 3
+981:	.asciz	"stapsdt"
+982:	.balign	4
+983:	.8byte	995b
+	.8byte	_.stapsdt.base
+	.8byte	0
+	.asciz	"pfb"
+	.asciz	"hit5"
+	.asciz	""
+984:	.balign	4
+	.4byte	972f - 971f, 974f - 973f, 3
+971:	.asciz	"stapsdt"
+972:	.balign	4
+973:	.8byte	996b
+	.8byte	_.stapsdt.base
+	.8byte	0
+	.asciz	"pfb"
+	.asciz	"hit5o"
+	.asciz	""
+974:	.balign	4
 	.popsection
 
 	.pushsection .stapsdt.base, "aG", "progbits", .stapsdt.base, comdat
