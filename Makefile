@@ -6,7 +6,7 @@
 all: bench
 
 help:
-	@echo "make bench       build base + patched kernels, boot both, print the timing table and chart"
+	@echo "make bench       build base + patched kernels, boot both, print the timing table; results/v<N>/ with its chart"
 	@echo "make check       the tests: pin, apply, checkpatch, build, boot, KUnit + ftracetest + kselftests"
 	@echo "make check-debug the same tests on a lockdep/PROVE_RCU/DEBUG_ATOMIC_SLEEP kernel"
 	@echo "make check-bpf   the kernel's uprobe BPF selftests on base and patched, side by side"
@@ -66,8 +66,11 @@ config-matrix: apply
 hardening: apply
 	@scripts/hardening
 
+# results/v<N>/ and results/history.md are committed; the rest is run output
+RUN_OUTPUT = results/check results/check-debug results/check-bpf results/bench results/hardening
+
 clean:
-	rm -rf build/obj build/initramfs-* results
+	rm -rf build/obj build/initramfs-* $(RUN_OUTPUT)
 
 distclean:
-	rm -rf build results
+	rm -rf build $(RUN_OUTPUT)

@@ -68,3 +68,10 @@ series_patches() {
 	[ -f "$TOP/patches/series" ] || return 0
 	sed -e 's/#.*//' -e 's/[[:space:]].*//' -e '/^$/d' "$TOP/patches/series"
 }
+
+# The series' version N: the first "Changes in vN" line of the cover letter,
+# as scripts/export puts it in the subjects ("[PATCH vN ...]"); empty if none.
+series_version() {
+	grep -m1 -o '^Changes in v[0-9]*' "$TOP/patches/cover-letter.txt" 2>/dev/null |
+		grep -o '[0-9]*$' || true
+}
