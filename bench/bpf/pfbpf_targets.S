@@ -61,58 +61,40 @@ FUNC pfb_endbr
 ENDF pfb_endbr
 
 /*
- * A USDT probe without arguments, in the note format of <sys/sdt.h>:
- * the site's address, the address of .stapsdt.base (for prelink
- * adjustment) and the semaphore's (none), then provider and name.
+ * STAPSDT_NOTE site, name: a USDT probe pfb:name without arguments at
+ * site, in the note format of <sys/sdt.h>: the site's address, the
+ * address of .stapsdt.base (for prelink adjustment) and the semaphore's
+ * (none), then provider and name.
  */
-FUNC pfb_usdt
-990:	nop
-	ret
-ENDF pfb_usdt
-
+.macro STAPSDT_NOTE site, name
 	.pushsection .note.stapsdt, "?", "note"
 	.balign	4
 	.4byte	992f - 991f, 994f - 993f, 3
 991:	.asciz	"stapsdt"
 992:	.balign	4
-993:	.8byte	990b
+993:	.8byte	\site
 	.8byte	_.stapsdt.base
 	.8byte	0
 	.asciz	"pfb"
-	.asciz	"hit"
+	.asciz	"\name"
 	.asciz	""
 994:	.balign	4
 	.popsection
+.endm
+
+FUNC pfb_usdt
+990:	nop
+	ret
+ENDF pfb_usdt
+	STAPSDT_NOTE 990b, hit
 
 FUNC pfb_usdt5
 995:	nop
 996:	.byte	0x0f, 0x1f, 0x44, 0x00, 0x00
 	ret
 ENDF pfb_usdt5
-
-	.pushsection .note.stapsdt, "?", "note"
-	.balign	4
-	.4byte	982f - 981f, 984f - 983f, 3
-981:	.asciz	"stapsdt"
-982:	.balign	4
-983:	.8byte	995b
-	.8byte	_.stapsdt.base
-	.8byte	0
-	.asciz	"pfb"
-	.asciz	"hit5"
-	.asciz	""
-984:	.balign	4
-	.4byte	972f - 971f, 974f - 973f, 3
-971:	.asciz	"stapsdt"
-972:	.balign	4
-973:	.8byte	996b
-	.8byte	_.stapsdt.base
-	.8byte	0
-	.asciz	"pfb"
-	.asciz	"hit5o"
-	.asciz	""
-974:	.balign	4
-	.popsection
+	STAPSDT_NOTE 995b, hit5
+	STAPSDT_NOTE 996b, hit5o
 
 	.pushsection .stapsdt.base, "aG", "progbits", .stapsdt.base, comdat
 	.weak	_.stapsdt.base
