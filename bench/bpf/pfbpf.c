@@ -46,6 +46,7 @@ void pfb_ret(void);
 void pfb_nop5(void);
 void pfb_nop10(void);
 void pfb_endbr(void);
+void pfb_cmpb_rip(void);
 void pfb_usdt(void);
 void pfb_usdt5(void);
 
@@ -90,6 +91,7 @@ static const struct row rows[] = {
 	{ "bpf_uprobe_nop5", "trig-uprobe-nop5", UPROBE, pfb_nop5, "pfb_nop5" },
 	{ "bpf_uprobe_nop10", "-", UPROBE, pfb_nop10, "pfb_nop10", true },
 	{ "bpf_uprobe_endbr", "-", UPROBE, pfb_endbr, "pfb_endbr" },
+	{ "bpf_uprobe_cmpb_rip", "-", UPROBE, pfb_cmpb_rip, "pfb_cmpb_rip" },
 	{ "bpf_uretprobe_nop", "trig-uretprobe-nop", URETPROBE, pfb_nop, "pfb_nop" },
 	{ "bpf_uprobe_multi_nop", "trig-uprobe-multi-nop", UMULTI, pfb_nop, "pfb_nop" },
 	{ "bpf_uprobe_multi_nop5", "trig-uprobe-multi-nop5", UMULTI, pfb_nop5, "pfb_nop5" },

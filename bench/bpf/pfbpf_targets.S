@@ -10,6 +10,7 @@
  *   pfb_nop5    nopl 0x0(%rax,%rax,1); ret      (trig-uprobe-nop5)
  *   pfb_nop10   nopw %cs:0x0(%rax,%rax,1); ret  (the 10-byte nop of GNU as)
  *   pfb_endbr   endbr64; ret                    (every function of a CET build)
+ *   pfb_cmpb_rip cmpb $0x0,disp(%rip); ret      (glibc's read(), write() ...)
  *   pfb_usdt    a USDT probe "pfb:hit" on a nop, as <sys/sdt.h> makes one
  *   pfb_usdt5   a USDT probe on "nop; nop5", as libbpf's current usdt.h
  *               makes one: "pfb:hit5" at the nop, where its note points
@@ -59,6 +60,17 @@ FUNC pfb_endbr
 	.byte	0xf3, 0x0f, 0x1e, 0xfa
 	ret
 ENDF pfb_endbr
+
+/* glibc's single-thread check, at the entry of its system call wrappers */
+FUNC pfb_cmpb_rip
+	cmpb	$0x0, pfb_flag(%rip)
+	ret
+ENDF pfb_cmpb_rip
+
+	.data
+pfb_flag:
+	.byte	0
+	.text
 
 /*
  * STAPSDT_NOTE site, name: a USDT probe pfb:name without arguments at
